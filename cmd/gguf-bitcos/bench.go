@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+)
+
+func benchCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Benchmarks measured side by side on this machine",
+	}
+	var runs int
+	rp := &cobra.Command{
+		Use:   "repack MODEL.gguf",
+		Short: "repack throughput against a plain copy of the same file, and peak RSS",
+		Long: `Alternates a plain copy (read, write, fsync: what repack must also do) and a
+repack of MODEL in a child process, RUNS times each, into MODEL's directory,
+and reports the best times, their ratio and the repack's peak RSS against the
+goal of 256 MiB + the largest tensor.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return benchRepack(args[0], runs)
+		},
+	}
+	rp.Flags().IntVar(&runs, "runs", 3, "runs of each")
+	cmd.AddCommand(rp)
+	return cmd
+}
+
+func benchRepack(in string, runs int) error {
+	f, err := ggufx.Open(in)
+	if err != nil {
+		return err
+	}
+	var largest uint64
+	for _, t := range f.Tensors {
+		largest = max(largest, t.Size)
+	}
+	size := f.FileSize
+	f.Close()
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(in)
+	cp := filepath.Join(dir, ".bench-copy.gguf")
+	out := filepath.Join(dir, ".bench-repack.gguf")
+	defer os.Remove(cp)
+	defer os.Remove(out)
+	bestCopy, bestRepack := time.Duration(1<<62), time.Duration(1<<62)
+	var rss int64
+	for r := 0; r < runs; r++ {
+		t0 := time.Now()
+		if err := copyFile(in, cp); err != nil {
+			return err
+		}
+		bestCopy = min(bestCopy, time.Since(t0))
+		os.Remove(cp)
+
+		c := exec.Command(self, "repack", "-q", "-o", out, in)
+		c.Stderr = os.Stderr
+		t0 = time.Now()
+		if err := c.Run(); err != nil {
+			return fmt.Errorf("repack: %w", err)
+		}
+		bestRepack = min(bestRepack, time.Since(t0))
+		if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			rss = max(rss, ru.Maxrss*1024)
+		}
+		os.Remove(out)
+	}
+	mb := float64(size) / 1e6
+	fmt.Printf("file %s (%s), largest tensor %s, %d runs each, best of each\n", in, human(size), human(int64(largest)), runs)
+	fmt.Printf("copy   %7.3fs  %7.1f MB/s\n", bestCopy.Seconds(), mb/bestCopy.Seconds())
+	fmt.Printf("repack %7.3fs  %7.1f MB/s  (%.2fx copy speed; goal >= 0.80x)\n", bestRepack.Seconds(), mb/bestRepack.Seconds(),
+		bestCopy.Seconds()/bestRepack.Seconds())
+	goal := int64(256<<20) + int64(largest)
+	fmt.Printf("repack peak RSS %s (goal <= 256 MiB + largest tensor = %s)\n", human(rss), human(goal))
+	return nil
+}
+
+// copyFile is the baseline: stream in to out and fsync, as repack does.
+func copyFile(in, out string) error {
+	src, err := os.Open(in)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	defer dst.Close()
+	buf := make([]byte, 4<<20)
+	if _, err := io.CopyBuffer(struct{ io.Writer }{dst}, struct{ io.Reader }{src}, buf); err != nil {
+		return err
+	}
+	return dst.Sync()
+}

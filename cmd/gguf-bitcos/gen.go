@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/modelgen"
+)
+
+func genCmd() *cobra.Command {
+	var (
+		typ, shape, head, arch string
+		seed                   uint64
+		experts                int
+		odd, nonTernary, out   bool
+		scaleTensors           bool
+		layers                 int
+	)
+	cmd := &cobra.Command{
+		Use:   "gen OUTPUT.gguf | gen fixtures DIR",
+		Short: "Generate a synthetic bitnet model with realistic ternary statistics (tests, benchmarks)",
+		Args:  cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if args[0] == "fixtures" {
+				if len(args) != 2 {
+					return fmt.Errorf("gen fixtures needs a directory")
+				}
+				return modelgen.WriteFixtures(args[1])
+			}
+			t, ok := ggufx.ParseGGMLType(strings.ToUpper(typ))
+			if !ok {
+				return fmt.Errorf("unknown type %q", typ)
+			}
+			var s modelgen.Spec
+			switch shape {
+			case "small":
+				s = modelgen.Small(t, seed)
+			case "2b":
+				s = modelgen.Shape2B(t, seed)
+			default:
+				return fmt.Errorf("unknown shape %q (small, 2b)", shape)
+			}
+			if head != "" {
+				if s.HeadType, ok = ggufx.ParseGGMLType(strings.ToUpper(head)); !ok {
+					return fmt.Errorf("unknown head type %q", head)
+				}
+			}
+			if arch != "" {
+				s.Arch = arch
+			}
+			if layers > 0 {
+				s.NLayer = layers
+			}
+			s.Experts, s.OddTensor, s.NonTernary, s.Output, s.ScaleTensors = experts, odd, nonTernary, out, scaleTensors
+			if err := modelgen.Write(args[0], s); err != nil {
+				return err
+			}
+			fmt.Println("wrote", filepath.Clean(args[0]))
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&typ, "type", "tq2_0", "ternary type: tq2_0, tq1_0, q2_0, i2_s (or f16/bf16/f32 master)")
+	f.StringVar(&shape, "shape", "small", "small or 2b (BitNet b1.58 2B4T's shape, ~1.2 GB)")
+	f.StringVar(&head, "head", "", "token_embd type (f16, bf16, f32)")
+	f.StringVar(&arch, "arch", "", "general.architecture (bitnet, bitnet-b1.58)")
+	f.Uint64Var(&seed, "seed", 1, "random seed")
+	f.IntVar(&layers, "layers", 0, "override the layer count")
+	f.IntVar(&experts, "experts", 0, "add 3-D expert tensors with this many experts")
+	f.BoolVar(&odd, "odd", false, "add a tensor whose row length is not a multiple of 128")
+	f.BoolVar(&nonTernary, "non-ternary", false, "put a code 3 into blk.0.attn_q (Q2_0, TQ2_0, I2_S)")
+	f.BoolVar(&out, "output-head", false, "add an untied output.weight")
+	f.BoolVar(&scaleTensors, "scale-tensors", false, "add BitNet's optional <base>.scale tensors")
+	cmd.Hidden = false
+	return cmd
+}

@@ -1,0 +1,55 @@
+// Command gguf-bitcos stores ternary GGUF weights as BITCOS (a presence
+// bitmap plus compacted signs) losslessly, and proves it.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	root := &cobra.Command{
+		Use:           "gguf-bitcos",
+		Short:         "Store ternary GGUF weights below 1.58 bits, losslessly",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(repackCmd(), statsCmd(), verifyCmd(), unpackCmd(), genCmd(), benchCmd())
+	if err := root.Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "gguf-bitcos:", err)
+		if e, ok := err.(exitError); ok {
+			os.Exit(e.code)
+		}
+		os.Exit(1)
+	}
+}
+
+// exitError carries a specific exit code.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e exitError) Error() string { return e.msg }
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func human(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.2f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/gguf-bitcos/gguf-bitcos/repack"
+)
+
+func repackCmd() *cobra.Command {
+	var (
+		out     string
+		asJSON  bool
+		workers int
+		quiet   bool
+	)
+	cmd := &cobra.Command{
+		Use:   "repack MODEL.gguf",
+		Short: "Rewrite ternary tensors as BITCOS where that is smaller (lossless)",
+		Long: `repack rewrites every TQ2_0, TQ1_0, Q2_0 or I2_S tensor whose row length is a
+multiple of 128 as BITCOS when that takes fewer bytes (overheads counted), and
+copies everything else byte for byte. The output (default MODEL.bitcos.gguf)
+is written to a temporary file beside it, read back and checked, then renamed.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opt := repack.Options{Output: out, Workers: workers}
+			if !quiet && !asJSON && term.IsTerminal(int(os.Stderr.Fd())) {
+				var bar *progressbar.ProgressBar
+				opt.Progress = func(done, total int64) {
+					if bar == nil {
+						bar = progressbar.DefaultBytes(total, "repack")
+					}
+					bar.Set64(done)
+				}
+			}
+			start := time.Now()
+			rep, err := repack.Repack(args[0], opt)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(os.Stdout, rep)
+			}
+			for _, d := range rep.Tensors {
+				if d.Layout == repack.LayoutKept {
+					fmt.Printf("kept   %-40s %-6s %s\n", d.Name, d.Type, d.Reason)
+				}
+			}
+			fmt.Printf("%s -> %s\n", rep.Input, rep.Output)
+			fmt.Printf("  %d tensors to BITCOS, %d ternary tensors kept\n", rep.Converted, rep.Kept)
+			fmt.Printf("  %s -> %s (%.2f%%) in %.1fs\n", human(rep.InputBytes), human(rep.OutputBytes),
+				100*float64(rep.OutputBytes)/float64(rep.InputBytes), time.Since(start).Seconds())
+			if rep.Canonical != "" {
+				fmt.Printf("  note: unpack will not be byte-identical: %s\n", rep.Canonical)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "output path (default: MODEL.bitcos.gguf)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON summary")
+	cmd.Flags().IntVar(&workers, "workers", 0, "tensors encoded in parallel (default: GOMAXPROCS)")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "no progress bar")
+	return cmd
+}
+
+func unpackCmd() *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "unpack MODEL.bitcos.gguf",
+		Short: "Rewrite a BITCOS file back into its source types",
+		Long: `unpack writes every BITCOS tensor back in the type it was repacked from and
+drops the bitcos.* metadata. For a source written by llama.cpp, gguf-py or
+BitNet the result is the original file byte for byte.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				out = repack.DefaultUnpackOutput(args[0])
+			}
+			if err := repack.Unpack(args[0], out); err != nil {
+				return err
+			}
+			fmt.Printf("%s -> %s\n", args[0], out)
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "output path (default: MODEL.unpacked.gguf)")
+	return cmd
+}
+
+func verifyCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "verify ORIGINAL.gguf REPACKED.gguf",
+		Short: "Prove a repack lossless: decoded codes, scale bits, other tensors and KVs",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := repack.Verify(args[0], args[1])
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if err := writeJSON(os.Stdout, v); err != nil {
+					return err
+				}
+			} else {
+				for _, d := range v.Diffs {
+					fmt.Println("DIFF", d)
+				}
+				if v.MoreDiffs > 0 {
+					fmt.Printf("... and %d more differences\n", v.MoreDiffs)
+				}
+			}
+			if !v.OK() {
+				return exitError{code: 2, msg: fmt.Sprintf("%s and %s differ", args[0], args[1])}
+			}
+			if !asJSON {
+				fmt.Printf("OK: %d tensors (%d ternary, compared as codes and scale bits) and %d KVs identical\n",
+					v.TensorsChecked, v.TernaryChecked, v.KVsChecked)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	return cmd
+}

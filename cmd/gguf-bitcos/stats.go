@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gguf-bitcos/gguf-bitcos/repack"
+)
+
+func statsCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "stats MODEL.gguf",
+		Short: "Zero density, entropy floor and bits/weight of every ternary tensor under each layout",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fs, err := repack.Stats(args[0])
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(os.Stdout, fs)
+			}
+			tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(tw, "tensor\ttype\tz\tfloor\t2-bit\tTQ1_0\t5t@128\tBITCOS\t2-z\tBITCOS bytes\tlayout\t")
+			row := func(t repack.TensorStats) {
+				tq1 := "-"
+				if t.TQ1BPW > 0 {
+					tq1 = fmt.Sprintf("%.4f", t.TQ1BPW)
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%.4f\t%.4f\t%.4f\t%s\t%.4f\t%.4f\t%.4f\t%d\t%s\t\n",
+					t.Name, t.Type, t.Z, t.EntropyBPW, t.TwoBitBPW, tq1, t.FiveTritBPW, t.BitcosBPW, t.BitcosRawBPW, t.BitcosBytes, t.Layout)
+			}
+			for _, t := range fs.Tensors {
+				row(t)
+			}
+			row(fs.Total)
+			tw.Flush()
+			fmt.Println("bits/weight: floor = h(z)+(1-z); BITCOS includes bitmap, signs, 8-byte tail, row index and scales; 2-z is its symbol rate")
+			for _, t := range fs.Tensors {
+				if t.Reason != "" {
+					fmt.Printf("%s: %s\n", t.Name, t.Reason)
+				}
+				if t.KernelNote != "" {
+					fmt.Printf("%s: %s\n", t.Name, t.KernelNote)
+				}
+			}
+			dead := 0
+			for _, d := range fs.Dead {
+				dead += d.Count
+			}
+			if len(fs.Dead) > 0 {
+				fmt.Printf("dead FFN neurons (gate and up rows all zero): %d in %d layers\n", dead, len(fs.Dead))
+				for _, d := range fs.Dead {
+					if d.Count > 0 {
+						fmt.Printf("  layer %d: %d of %d\n", d.Layer, d.Count, d.FFN)
+					}
+				}
+			}
+			fmt.Printf("file: %s; as repacked: %s\n", human(fs.FileBytes), human(fs.RepackBytes))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	return cmd
+}

@@ -1,0 +1,198 @@
+package format
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+)
+
+// BITCOS (docs/FORMAT.md) stores a ternary tensor as
+//   - a presence bitmap, 1 bit per weight (the Present plane's bytes), and
+//   - per row, the signs of the row's non-zero weights in order, 1 bit each
+//     (1 = negative), LSB first, each row starting on a byte boundary; the
+//     stream ends with SignTailBytes zero bytes so that a 64-bit load at any
+//     row start never leaves the tensor;
+//   - a row index: rows+1 int32 byte offsets into the sign stream.
+//
+// Row r's signs are the bits of Neg at the positions where Present is set,
+// compacted: pext(Neg, Present), word by word. Decoding deposits them back:
+// Neg = pdep(signs, Present).
+
+// BitcosBlock is the number of weights per BITCOS block (16 bitmap bytes); a
+// row length must be a multiple of it.
+const BitcosBlock = 128
+
+// SignTailBytes zero bytes end every sign stream.
+const SignTailBytes = 8
+
+// BitcosBitmapBytes is the size of the presence bitmap of rows x k weights.
+func BitcosBitmapBytes(k, rows int) int { return k / 8 * rows }
+
+// RowNonZeros returns the number of non-zero weights in each row of p.
+func RowNonZeros(p *Planes, dst []int) []int {
+	wpr := p.WordsPerRow()
+	dst = dst[:0]
+	for r := 0; r < p.Rows; r++ {
+		n := 0
+		for _, w := range p.Present[r*wpr : (r+1)*wpr] {
+			n += bits.OnesCount64(w)
+		}
+		dst = append(dst, n)
+	}
+	return dst
+}
+
+// BitcosRowOffsets returns the rows+1 sign-stream offsets for the given
+// per-row non-zero counts: row r's stream is ceil(nnz/8) bytes.
+func BitcosRowOffsets(nnz []int) ([]uint32, error) {
+	off := make([]uint32, len(nnz)+1)
+	var total uint64
+	for r, n := range nnz {
+		total += uint64(n+7) / 8
+		if total > 1<<31-1-SignTailBytes {
+			return nil, fmt.Errorf("sign stream exceeds the int32 row index at row %d", r)
+		}
+		off[r+1] = uint32(total)
+	}
+	return off, nil
+}
+
+// EncodeBitcos writes p as BITCOS: bitmap (BitcosBitmapBytes long), signs
+// (off[rows]+SignTailBytes long) and rowIndex ((rows+1)*4 bytes, int32 LE),
+// where off = BitcosRowOffsets(RowNonZeros(p)).
+func EncodeBitcos(p *Planes, off []uint32, bitmap, signs, rowIndex []byte) error {
+	wpr := p.WordsPerRow()
+	if len(off) != p.Rows+1 || len(bitmap) != BitcosBitmapBytes(p.K, p.Rows) ||
+		len(signs) != int(off[p.Rows])+SignTailBytes || len(rowIndex) != 4*(p.Rows+1) {
+		return fmt.Errorf("bitcos: encode buffers do not match a %dx%d tensor", p.Rows, p.K)
+	}
+	for i, w := range p.Present {
+		binary.LittleEndian.PutUint64(bitmap[8*i:], w)
+	}
+	for i, o := range off {
+		binary.LittleEndian.PutUint32(rowIndex[4*i:], o)
+	}
+	for r := 0; r < p.Rows; r++ {
+		out := signs[off[r]:off[r+1]]
+		var acc uint64 // pending sign bits, LSB first
+		nacc := 0
+		o := 0
+		for i := r * wpr; i < (r+1)*wpr; i++ {
+			m := p.Present[i]
+			s := pext64(p.Neg[i], m)
+			c := bits.OnesCount64(m)
+			if c == 0 {
+				continue
+			}
+			acc |= s << nacc
+			if nacc+c >= 64 {
+				binary.LittleEndian.PutUint64(out[o:], acc)
+				o += 8
+				used := 64 - nacc // bits of s consumed
+				nacc = c - used
+				if used == 64 {
+					acc = 0
+				} else {
+					acc = s >> used
+				}
+			} else {
+				nacc += c
+			}
+		}
+		for ; nacc > 0; nacc -= 8 {
+			out[o] = byte(acc)
+			acc >>= 8
+			o++
+		}
+		if o != len(out) {
+			return fmt.Errorf("bitcos: row %d wrote %d sign bytes, index says %d", r, o, len(out))
+		}
+	}
+	clear(signs[off[p.Rows]:])
+	return nil
+}
+
+// DecodeBitcos reads a BITCOS tensor of rows x k weights into p. It checks
+// everything a reader can: sizes, a monotone row index whose row lengths match
+// the bitmap's popcounts, zero padding bits and a zero tail, so that only the
+// canonical encoding of p decodes.
+func DecodeBitcos(k, rows int, bitmap, signs, rowIndex []byte, p *Planes) error {
+	if k <= 0 || k%BitcosBlock != 0 || rows <= 0 {
+		return fmt.Errorf("bitcos: bad shape %dx%d (row length must be a positive multiple of %d)", rows, k, BitcosBlock)
+	}
+	if len(bitmap) != BitcosBitmapBytes(k, rows) {
+		return fmt.Errorf("bitcos: bitmap is %d bytes, want %d", len(bitmap), BitcosBitmapBytes(k, rows))
+	}
+	if len(rowIndex) != 4*(rows+1) {
+		return fmt.Errorf("bitcos: row index is %d bytes, want %d", len(rowIndex), 4*(rows+1))
+	}
+	if binary.LittleEndian.Uint32(rowIndex) != 0 {
+		return fmt.Errorf("bitcos: row index starts at %d, want 0", binary.LittleEndian.Uint32(rowIndex))
+	}
+	p.Reset(k, rows)
+	wpr := p.WordsPerRow()
+	for i := range p.Present {
+		p.Present[i] = binary.LittleEndian.Uint64(bitmap[8*i:])
+	}
+	end := uint64(0)
+	for r := 0; r < rows; r++ {
+		start := uint64(binary.LittleEndian.Uint32(rowIndex[4*r:]))
+		end = uint64(binary.LittleEndian.Uint32(rowIndex[4*r+4:]))
+		nnz := 0
+		for _, w := range p.Present[r*wpr : (r+1)*wpr] {
+			nnz += bits.OnesCount64(w)
+		}
+		if end < start || end-start != uint64(nnz+7)/8 {
+			return fmt.Errorf("bitcos: row %d: index gives %d..%d, but the row has %d non-zero weights (%d sign bytes)", r, start, end, nnz, (nnz+7)/8)
+		}
+		if end+SignTailBytes > uint64(len(signs)) {
+			return fmt.Errorf("bitcos: row %d: signs end at %d, beyond the %d-byte stream and its %d-byte tail", r, end, len(signs), SignTailBytes)
+		}
+		in := signs[start:end]
+		pos := 0 // bit position in the row's stream
+		for i := r * wpr; i < (r+1)*wpr; i++ {
+			m := p.Present[i]
+			c := bits.OnesCount64(m)
+			if c == 0 {
+				continue
+			}
+			p.Neg[i] = pdep64(readBits(in, pos, c), m)
+			pos += c
+		}
+		if rest := len(in)*8 - pos; rest > 0 && readBits(in, pos, rest) != 0 {
+			return fmt.Errorf("bitcos: row %d: non-zero padding bits after the last sign", r)
+		}
+	}
+	for i, b := range signs[end:] {
+		if b != 0 {
+			return fmt.Errorf("bitcos: sign stream byte %d after the last row is %#x, want zero padding", int(end)+i, b)
+		}
+	}
+	if uint64(len(signs)) != end+SignTailBytes {
+		return fmt.Errorf("bitcos: sign stream is %d bytes, want %d (%d sign bytes + %d-byte tail)", len(signs), end+SignTailBytes, end, SignTailBytes)
+	}
+	return nil
+}
+
+// readBits returns the n (1..64) bits of in starting at bit pos, LSB first.
+// Bits past the end of in read as zero.
+func readBits(in []byte, pos, n int) uint64 {
+	b := pos >> 3
+	sh := uint(pos & 7)
+	var lo uint64
+	if b+8 <= len(in) {
+		lo = binary.LittleEndian.Uint64(in[b:])
+	} else {
+		for i := b; i < len(in); i++ {
+			lo |= uint64(in[i]) << (8 * (i - b))
+		}
+	}
+	v := lo >> sh
+	if sh != 0 && n > 64-int(sh) && b+8 < len(in) {
+		v |= uint64(in[b+8]) << (64 - sh)
+	}
+	if n < 64 {
+		v &= 1<<uint(n) - 1
+	}
+	return v
+}

@@ -1,0 +1,96 @@
+package format
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// Q2_0 is llama.cpp's Q2_0 layout (ggml type 42).
+//
+// Block of 64 weights, 18 bytes (ggml-common.h at the pin, block_q2_0, with
+// its static_assert sizeof == sizeof(ggml_half) + QK2_0/4):
+//
+//	ggml_half d; uint8_t qs[16];
+//
+// Element j is qs[j/4] >> 2*(j%4) & 3, i.e. bits 2j+1:2j of qs read as a
+// little-endian bit string; the weight is (code-1)*d, so code 0/1/2 -> -1/0/+1
+// and code 3 is +2d (dequantize_row_q2_0; quantize_row_q2_0_ref clamps to
+// [-1, 2] and writes code 3 where round(x/amax) == 2, which cannot happen for
+// |x| <= amax but the format allows it). A tensor holding code 3 is not
+// ternary. Scales: Group 64, F16[i] = d of block i, row-major.
+var Q2_0 q2_0Codec
+
+var _ Codec = Q2_0
+
+type q2_0Codec struct{}
+
+const (
+	q2Elems = 64
+	q2Bytes = 18
+)
+
+func (q2_0Codec) Name() string        { return "Q2_0" }
+func (q2_0Codec) Supports(k int) bool { return k > 0 && k%q2Elems == 0 }
+func (q2_0Codec) ScaleGroup() int     { return q2Elems }
+
+// TensorBytes returns -1 for a shape the layout cannot hold.
+func (q2_0Codec) TensorBytes(k, rows int) int {
+	n, ok := stockSize(k, rows, q2Elems, q2Bytes, 0)
+	if !ok {
+		return -1
+	}
+	return n
+}
+
+// Decode reads a Q2_0 tensor. On a *NotTernaryError p and s are still filled
+// (code 3 reads as +1).
+//
+// A block's 16 code bytes are two little-endian words of 32 codes each, code
+// j at bits 2j+1:2j. unshuffle64 sends the even bits (bit 0 of every code)
+// to the low half and the odd bits to the high half, so two words give the
+// block's bit-0 and bit-1 planes in element order, and the Planes word
+// follows by plain word logic (see twobit.go).
+func (q2_0Codec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
+	nb, err := checkDecode("Q2_0", src, k, rows, q2Elems, q2Bytes, 0)
+	if err != nil {
+		return err
+	}
+	p.Reset(k, rows)
+	s.Group, s.F32, s.Tail = q2Elems, 0, s.Tail[:0]
+	s.F16 = resizeU16(s.F16, nb)
+	pres, neg, d := p.Present[:nb], p.Neg[:nb], s.F16[:nb]
+	var err3 error
+	for b := range nb {
+		blk := (*[q2Bytes]byte)(src[b*q2Bytes : (b+1)*q2Bytes])
+		d[b] = binary.LittleEndian.Uint16(blk[0:2])
+		u0 := unshuffle64(binary.LittleEndian.Uint64(blk[2:10]))
+		u1 := unshuffle64(binary.LittleEndian.Uint64(blk[10:18]))
+		b0 := u0&0xffffffff | u1<<32
+		b1 := u0>>32 | u1&0xffffffff00000000
+		pres[b] = b1 | ^b0
+		neg[b] = ^(b1 | b0)
+		if bad := b1 & b0; bad != 0 && err3 == nil {
+			err3 = notTernaryAt(b*q2Elems+bits.TrailingZeros64(bad), k)
+		}
+	}
+	return err3
+}
+
+// Encode writes p and s as Q2_0; the code bytes are those
+// quantize_row_q2_0_ref writes for the same codes.
+func (q2_0Codec) Encode(p *Planes, s *Scales, dst []byte) error {
+	nb, err := checkEncode("Q2_0", p, s, dst, q2Elems, q2Bytes, 0, q2Elems)
+	if err != nil {
+		return err
+	}
+	pres, neg, d := p.Present[:nb], p.Neg[:nb], s.F16[:nb]
+	for b := range nb {
+		blk := (*[q2Bytes]byte)(dst[b*q2Bytes : (b+1)*q2Bytes])
+		b0 := ^pres[b]
+		b1 := pres[b] &^ neg[b]
+		binary.LittleEndian.PutUint16(blk[0:2], d[b])
+		binary.LittleEndian.PutUint64(blk[2:10], shuffle64(b0&0xffffffff|b1<<32))
+		binary.LittleEndian.PutUint64(blk[10:18], shuffle64(b0>>32|b1&0xffffffff00000000))
+	}
+	return nil
+}

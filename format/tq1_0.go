@@ -1,0 +1,218 @@
+package format
+
+import "encoding/binary"
+
+// TQ1_0 is llama.cpp's 1.6875-bit ternary layout (ggml type 34).
+//
+// Block of 256 weights, 54 bytes (ggml-common.h at the pin, block_tq1_0):
+//
+//	uint8_t qs[48]; uint8_t qh[4]; ggml_half d;
+//
+// A byte holds 5 trits (codes 0/1/2 -> -1/0/+1, most significant first) as
+// q = sum code_n*3^(4-n), stored as ceil(q*256/243); trit n reads back as
+// ((uint8)(byte*3^n) * 3) >> 8 (dequantize_row_tq1_0). Placement
+// (quantize_row_tq1_0_ref):
+//
+//	qs[m],    m < 32: trit n is element m + 32n        (elements 0..159)
+//	qs[32+m], m < 16: trit n is element 160 + m + 16n  (elements 160..239)
+//	qh[j],    j < 4:  trit n is element 240 + j + 4n, n < 4; the encoder
+//	                  multiplies q by 3, so trit 4 is 0 and is never read.
+//
+// Every byte decodes to valid trits, so TQ1_0 is always ternary; but only 243
+// byte values (and, in qh, 81) are what the reference encoder writes. A
+// foreign file may hold other bytes: Decode accepts them and Encode writes the
+// canonical byte, so callers detect such files by re-encoding.
+// Scales: Group 256, F16[i] = d of block i, row-major.
+var TQ1_0 tq1_0Codec
+
+var _ Codec = TQ1_0
+
+type tq1_0Codec struct{}
+
+const (
+	tq1Elems = 256
+	tq1Bytes = 54
+)
+
+func (tq1_0Codec) Name() string        { return "TQ1_0" }
+func (tq1_0Codec) Supports(k int) bool { return k > 0 && k%tq1Elems == 0 }
+func (tq1_0Codec) ScaleGroup() int     { return tq1Elems }
+
+// TensorBytes returns -1 for a shape the layout cannot hold.
+func (tq1_0Codec) TensorBytes(k, rows int) int {
+	n, ok := stockSize(k, rows, tq1Elems, tq1Bytes, 0)
+	if !ok {
+		return -1
+	}
+	return n
+}
+
+// Lookup tables, built once.
+//
+// tq1Pres[b] / tq1Neg[b] flag the trits of byte b that are non-zero / -1:
+// trit n < 4 at bit 16n (bit 0 of 16-bit lane n), trit 4 at bit 8 (the high
+// byte of lane 0). Shifting an entry left by k < 8 keeps every flag inside
+// its own byte, so the entries of 8 consecutive bytes OR together, shifted by
+// 0..7, into one word whose lane n holds trit n of all 8 bytes, in byte order.
+//
+// tq1Spread[x] puts bit i of x at bit 8i (bit 0 of byte i).
+//
+// tq1Byte[q] = ceil(q*256/243), the stored form of the 5 trits q (q < 243).
+var tq1Pres, tq1Neg, tq1Spread = tq1Tables()
+
+var tq1Byte = func() (t [256]uint8) {
+	for q := range 243 {
+		t[q] = uint8((q*256 + 242) / 243)
+	}
+	return t
+}()
+
+func tq1Tables() (pres, neg, spread [256]uint64) {
+	pos := [5]uint{0, 16, 32, 48, 8}
+	for b := range 256 {
+		for n, pow := range [5]int{1, 3, 9, 27, 81} {
+			switch int(uint8(b*pow)) * 3 >> 8 {
+			case 0:
+				neg[b] |= 1 << pos[n]
+				pres[b] |= 1 << pos[n]
+			case 2:
+				pres[b] |= 1 << pos[n]
+			}
+		}
+		for i := range 8 {
+			if b&(1<<i) != 0 {
+				spread[b] |= 1 << (8 * i)
+			}
+		}
+	}
+	return
+}
+
+// tq1Gather8 ORs the table entries of 8 bytes, entry k shifted left by k: in
+// the result lane n (n < 4) has bit k set iff trit n of q[k] is flagged, and
+// bits 8..15 do the same for trit 4.
+func tq1Gather8(q *[8]byte, tab *[256]uint64) uint64 {
+	return tab[q[0]] | tab[q[1]]<<1 | tab[q[2]]<<2 | tab[q[3]]<<3 |
+		tab[q[4]]<<4 | tab[q[5]]<<5 | tab[q[6]]<<6 | tab[q[7]]<<7
+}
+
+// tq1DecodeBlock turns one 54-byte block into its 4 words of one plane, tab
+// selecting the plane (tq1Pres or tq1Neg).
+func tq1DecodeBlock(blk *[tq1Bytes]byte, tab *[256]uint64, w *[4]uint64) {
+	// qs[0..31]: trit n of byte m is element 32n+m. a0..a3 hold bytes
+	// 0-7, 8-15, 16-23, 24-31.
+	a0 := tq1Gather8((*[8]byte)(blk[0:8]), tab)
+	a1 := tq1Gather8((*[8]byte)(blk[8:16]), tab)
+	a2 := tq1Gather8((*[8]byte)(blk[16:24]), tab)
+	a3 := tq1Gather8((*[8]byte)(blk[24:32]), tab)
+	// Trits 0..3: lane n of lo = elements 32n+0..15, of hi = 32n+16..31,
+	// and zip16 lays the lanes out in element order (as in decode128).
+	lo, hi := a0&lanes8|(a1&lanes8)<<8, a2&lanes8|(a3&lanes8)<<8
+	w[0] = zip16(lo, hi)
+	w[1] = zip16(lo>>32, hi>>32)
+	// Trit 4: elements 128..159, from byte 1 of each a.
+	g4 := a0>>8&0xff | a1&0xff00 | (a2>>8&0xff)<<16 | (a3&0xff00)<<16
+	// qs[32..47]: trit n of byte 32+m is element 160+16n+m; lane n of c
+	// holds elements 160+16n+0..15, bits 8..15 of c4 trit 4 (224..239).
+	b0 := tq1Gather8((*[8]byte)(blk[32:40]), tab)
+	b1 := tq1Gather8((*[8]byte)(blk[40:48]), tab)
+	c := b0&lanes8 | (b1&lanes8)<<8
+	c4 := b0>>8&0xff | b1&0xff00
+	w[2] = g4 | c<<32
+	// qh[j]: trit n < 4 is element 240+4n+j; lane n, bits 0..3 of h. The two
+	// steps squeeze the four nibbles (at bits 0, 16, 32, 48) to bits 0..15.
+	q := (*[4]byte)(blk[48:52])
+	h := tab[q[0]] | tab[q[1]]<<1 | tab[q[2]]<<2 | tab[q[3]]<<3
+	h &= 0x000f000f000f000f
+	h = (h | h>>12) & 0x000000ff000000ff
+	h = (h | h>>24) & 0xffff
+	w[3] = c>>32 | c4<<32 | h<<48
+}
+
+// Decode reads a TQ1_0 tensor; it accepts every byte value (see TQ1_0).
+func (tq1_0Codec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
+	nb, err := checkDecode("TQ1_0", src, k, rows, tq1Elems, tq1Bytes, 0)
+	if err != nil {
+		return err
+	}
+	p.Reset(k, rows)
+	s.Group, s.F32, s.Tail = tq1Elems, 0, s.Tail[:0]
+	s.F16 = resizeU16(s.F16, nb)
+	for b := range nb {
+		blk := (*[tq1Bytes]byte)(src[b*tq1Bytes : (b+1)*tq1Bytes])
+		tq1DecodeBlock(blk, &tq1Pres, (*[4]uint64)(p.Present[4*b:4*b+4]))
+		tq1DecodeBlock(blk, &tq1Neg, (*[4]uint64)(p.Neg[4*b:4*b+4]))
+		s.F16[b] = binary.LittleEndian.Uint16(blk[52:54])
+	}
+	return nil
+}
+
+// tq1Digits computes, for 8 output bytes at once (one per byte lane), the
+// base-3 number q = sum code_n*3^(4-n) of 5 trits. pres[n]/neg[n] hold the
+// flags of trit n for the 8 bytes in bits sh..sh+7. A lane's code is
+// 1 + present - 2*neg (0, 1 or 2; neg is masked into present beforehand, so
+// a lane never borrows), and Horner's rule runs on all lanes together: no
+// partial value exceeds 242, so lanes never carry into each other.
+func tq1Digits(pres, neg *[5]uint64, sh uint) uint64 {
+	var q uint64
+	for n := range 5 {
+		c := bytes1 + tq1Spread[uint8(pres[n]>>sh)] - tq1Spread[uint8(neg[n]>>sh)]<<1
+		q = q*3 + c
+	}
+	return q
+}
+
+// tq1Put8 stores the 8 lanes of q, each a value below 243, as their bytes.
+func tq1Put8(dst *[8]byte, q uint64) {
+	for i := range 8 {
+		dst[i] = tq1Byte[uint8(q>>(8*i))]
+	}
+}
+
+// tq1EncodeBlock writes one block's codes (not its scale).
+func tq1EncodeBlock(blk *[tq1Bytes]byte, pw, nw *[4]uint64) {
+	var n [4]uint64
+	for i := range 4 {
+		n[i] = nw[i] & pw[i]
+	}
+	// qs[0..31]: trit n of byte m is element 32n+m.
+	pg := [5]uint64{pw[0], pw[0] >> 32, pw[1], pw[1] >> 32, pw[2]}
+	ng := [5]uint64{n[0], n[0] >> 32, n[1], n[1] >> 32, n[2]}
+	for i := range 4 {
+		tq1Put8((*[8]byte)(blk[8*i:8*i+8]), tq1Digits(&pg, &ng, uint(8*i)))
+	}
+	// qs[32..47]: trit n of byte 32+m is element 160+16n+m.
+	pg = [5]uint64{pw[2] >> 32, pw[2] >> 48, pw[3], pw[3] >> 16, pw[3] >> 32}
+	ng = [5]uint64{n[2] >> 32, n[2] >> 48, n[3], n[3] >> 16, n[3] >> 32}
+	for i := range 2 {
+		tq1Put8((*[8]byte)(blk[32+8*i:40+8*i]), tq1Digits(&pg, &ng, uint(8*i)))
+	}
+	// qh[j]: trit n < 4 is element 240+4n+j (a nibble of word 3 per n); the
+	// four trits are then shifted up one place (times 3), as the reference
+	// does, leaving trit 4 zero.
+	var q uint64
+	for t := range 4 {
+		sh := uint(48 + 4*t)
+		c := bytes1 + tq1Spread[pw[3]>>sh&0xf] - tq1Spread[n[3]>>sh&0xf]<<1
+		q = q*3 + c
+	}
+	q *= 3
+	for j := range 4 {
+		blk[48+j] = tq1Byte[uint8(q>>(8*j))]
+	}
+}
+
+// Encode writes p and s as TQ1_0, byte for byte as quantize_row_tq1_0_ref
+// packs the same trits.
+func (tq1_0Codec) Encode(p *Planes, s *Scales, dst []byte) error {
+	nb, err := checkEncode("TQ1_0", p, s, dst, tq1Elems, tq1Bytes, 0, tq1Elems)
+	if err != nil {
+		return err
+	}
+	for b := range nb {
+		blk := (*[tq1Bytes]byte)(dst[b*tq1Bytes : (b+1)*tq1Bytes])
+		tq1EncodeBlock(blk, (*[4]uint64)(p.Present[4*b:4*b+4]), (*[4]uint64)(p.Neg[4*b:4*b+4]))
+		binary.LittleEndian.PutUint16(blk[52:54], s.F16[b])
+	}
+	return nil
+}

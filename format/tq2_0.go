@@ -1,0 +1,90 @@
+package format
+
+import "encoding/binary"
+
+// TQ2_0 is llama.cpp's 2-bit ternary layout (ggml type 35).
+//
+// Block of 256 weights, 66 bytes (ggml-common.h at the pin, block_tq2_0):
+//
+//	uint8_t qs[64]; ggml_half d;
+//
+// Element e of a block is byte (e/128)*32 + e%32, bits 2*((e%128)/32)+1:...;
+// code 0/1/2 -> -1/0/+1 and the weight is (code-1)*d (dequantize_row_tq2_0;
+// quantize_row_tq2_0_ref stores lroundf(x*id)+1, i.e. -1/0/+1 -> 0/1/2).
+// Code 3 is representable and would decode as +2d: such a tensor is not
+// ternary. Scales: Group 256, F16[i] = d of block i, row-major.
+var TQ2_0 tq2_0Codec
+
+var _ Codec = TQ2_0
+
+type tq2_0Codec struct{}
+
+const (
+	tq2Elems = 256
+	tq2Bytes = 66
+)
+
+func (tq2_0Codec) Name() string        { return "TQ2_0" }
+func (tq2_0Codec) Supports(k int) bool { return k > 0 && k%tq2Elems == 0 }
+func (tq2_0Codec) ScaleGroup() int     { return tq2Elems }
+
+// TensorBytes returns -1 for a shape the layout cannot hold.
+func (tq2_0Codec) TensorBytes(k, rows int) int {
+	n, ok := stockSize(k, rows, tq2Elems, tq2Bytes, 0)
+	if !ok {
+		return -1
+	}
+	return n
+}
+
+// Decode reads a TQ2_0 tensor. On a *NotTernaryError p and s are still filled
+// (code 3 reads as +1).
+func (tq2_0Codec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
+	nb, err := checkDecode("TQ2_0", src, k, rows, tq2Elems, tq2Bytes, 0)
+	if err != nil {
+		return err
+	}
+	p.Reset(k, rows)
+	s.Group, s.F32, s.Tail = tq2Elems, 0, s.Tail[:0]
+	s.F16 = resizeU16(s.F16, nb)
+	firstBad := -1
+	for b := range nb {
+		blk := (*[tq2Bytes]byte)(src[b*tq2Bytes : (b+1)*tq2Bytes])
+		pw := (*[4]uint64)(p.Present[4*b : 4*b+4])
+		nw := (*[4]uint64)(p.Neg[4*b : 4*b+4])
+		var bad0, bad1 uint64
+		pw[0], pw[1], nw[0], nw[1], bad0 = decode128((*[32]byte)(blk[0:32]), false)
+		pw[2], pw[3], nw[2], nw[3], bad1 = decode128((*[32]byte)(blk[32:64]), false)
+		s.F16[b] = binary.LittleEndian.Uint16(blk[64:66])
+		if bad0|bad1 != 0 && firstBad < 0 {
+			firstBad = b
+		}
+	}
+	if firstBad >= 0 {
+		blk := src[firstBad*tq2Bytes:]
+		for e := range tq2Elems {
+			if blk[e/128*32+e%32]>>(2*(e%128/32))&3 == 3 {
+				return notTernaryAt(firstBad*tq2Elems+e, k)
+			}
+		}
+	}
+	return nil
+}
+
+// Encode writes p and s as TQ2_0; the bytes are those quantize_row_tq2_0_ref
+// writes for the same codes and scales.
+func (tq2_0Codec) Encode(p *Planes, s *Scales, dst []byte) error {
+	nb, err := checkEncode("TQ2_0", p, s, dst, tq2Elems, tq2Bytes, 0, tq2Elems)
+	if err != nil {
+		return err
+	}
+	for b := range nb {
+		blk := (*[tq2Bytes]byte)(dst[b*tq2Bytes : (b+1)*tq2Bytes])
+		pw := (*[4]uint64)(p.Present[4*b : 4*b+4])
+		nw := (*[4]uint64)(p.Neg[4*b : 4*b+4])
+		encode128((*[32]byte)(blk[0:32]), pw[0], pw[1], nw[0], nw[1], false)
+		encode128((*[32]byte)(blk[32:64]), pw[2], pw[3], nw[2], nw[3], false)
+		binary.LittleEndian.PutUint16(blk[64:66], s.F16[b])
+	}
+	return nil
+}

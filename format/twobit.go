@@ -1,0 +1,246 @@
+package format
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// Shared machinery of the stock layouts (TQ2_0, TQ1_0, Q2_0, I2_S): size and
+// argument checks, and the word-level bit tricks that move 2-bit codes to and
+// from Planes without a per-weight loop.
+//
+// The three 2-bit layouts use the same code for a weight: 0 -> -1, 1 -> 0,
+// 2 -> +1 (3 is not ternary). With b1, b0 the two bits of a code:
+//
+//	present = b1 | ^b0   (codes 0, 2; code 3 also reads as present)
+//	neg     = ^(b1 | b0) (code 0)
+//	code 3  = b1 & b0
+//
+// and back, for a valid pair (neg implies present):
+//
+//	b1 = present &^ neg  (+1 -> 2)
+//	b0 = ^present        ( 0 -> 1; -1 -> 0 has both bits clear)
+
+const (
+	lanes8  = 0x00ff00ff00ff00ff // low byte of every 16-bit lane
+	lanes16 = 0x0000ffff0000ffff // 16-bit lanes 0 and 2
+	bytes1  = 0x0101010101010101 // bit 0 of every byte
+)
+
+// stockSize is the byte size of rows rows of k weights stored in blocks of
+// blockElems weights taking blockBytes bytes each, plus extra bytes for the
+// whole tensor. ok is false when k is not a positive multiple of blockElems,
+// rows is negative, or the size does not fit an int.
+func stockSize(k, rows, blockElems, blockBytes, extra int) (size int, ok bool) {
+	if k <= 0 || k%blockElems != 0 || rows < 0 {
+		return 0, false
+	}
+	nb := k / blockElems
+	if rows > 0 && nb > (math.MaxInt-extra)/blockBytes/rows {
+		return 0, false
+	}
+	return nb*rows*blockBytes + extra, true
+}
+
+// checkDecode validates Decode's arguments and returns the number of blocks.
+func checkDecode(name string, src []byte, k, rows, blockElems, blockBytes, extra int) (int, error) {
+	size, ok := stockSize(k, rows, blockElems, blockBytes, extra)
+	if !ok {
+		return 0, fmt.Errorf("format: %s cannot hold %d rows of %d weights (row length must be a positive multiple of %d)",
+			name, rows, k, blockElems)
+	}
+	if len(src) != size {
+		return 0, fmt.Errorf("format: %s tensor of %d rows of %d weights is %d bytes, got %d",
+			name, rows, k, size, len(src))
+	}
+	return k / blockElems * rows, nil
+}
+
+// checkEncode validates Encode's arguments and returns the number of blocks.
+// group is the Scales.Group the layout stores (0: one f32 per tensor).
+func checkEncode(name string, p *Planes, s *Scales, dst []byte, blockElems, blockBytes, extra, group int) (int, error) {
+	k, rows := p.K, p.Rows
+	size, ok := stockSize(k, rows, blockElems, blockBytes, extra)
+	if !ok {
+		return 0, fmt.Errorf("format: %s cannot hold %d rows of %d weights (row length must be a positive multiple of %d)",
+			name, rows, k, blockElems)
+	}
+	if words := k / 64 * rows; len(p.Present) != words || len(p.Neg) != words {
+		return 0, fmt.Errorf("format: %s: planes of %d x %d hold %d/%d words, want %d",
+			name, rows, k, len(p.Present), len(p.Neg), words)
+	}
+	if s.Group != group {
+		return 0, fmt.Errorf("format: %s stores scale group %d, got %d", name, group, s.Group)
+	}
+	if group > 0 {
+		if n := k / group * rows; len(s.F16) != n {
+			return 0, fmt.Errorf("format: %s: %d scales for %d x %d weights, want %d", name, len(s.F16), rows, k, n)
+		}
+	}
+	if len(dst) != size {
+		return 0, fmt.Errorf("format: %s tensor of %d rows of %d weights is %d bytes, dst has %d",
+			name, rows, k, size, len(dst))
+	}
+	return k / blockElems * rows, nil
+}
+
+// resizeU16 returns buf with length n, reusing its storage when it can.
+func resizeU16(buf []uint16, n int) []uint16 {
+	if cap(buf) < n {
+		return make([]uint16, n)
+	}
+	return buf[:n]
+}
+
+// notTernaryAt builds the error for the first code 3, at flat weight index f
+// of a tensor of rows of k weights.
+func notTernaryAt(f, k int) error {
+	return &NotTernaryError{Row: f / k, Elem: f % k, Code: 3}
+}
+
+// transpose8x8 transposes the 8x8 bit matrix whose row i is byte i and whose
+// column j is bit j: bit 8i+j moves to bit 8j+i. Three delta swaps exchange
+// the off-diagonal 1x1, 2x2 and 4x4 sub-blocks (Hacker's Delight, 7-3). It is
+// its own inverse.
+func transpose8x8(x uint64) uint64 {
+	t := (x ^ x>>7) & 0x00aa00aa00aa00aa
+	x ^= t ^ t<<7
+	t = (x ^ x>>14) & 0x0000cccc0000cccc
+	x ^= t ^ t<<14
+	t = (x ^ x>>28) & 0x00000000f0f0f0f0
+	x ^= t ^ t<<28
+	return x
+}
+
+// swapPairs reverses the order of the four 2-bit fields of every byte. It
+// turns I2_S bytes (first group in bits 7:6) into TQ2_0 order (first group in
+// bits 1:0) and back.
+func swapPairs(v uint64) uint64 {
+	v = v>>4&0x0f0f0f0f0f0f0f0f | v&0x0f0f0f0f0f0f0f0f<<4
+	return v>>2&0x3333333333333333 | v&0x3333333333333333<<2
+}
+
+// zip16 interleaves the 16-bit lanes of the low halves of x = [x0 x1] and
+// y = [y0 y1] into [x0 y0 x1 y1] (lane 0 lowest).
+func zip16(x, y uint64) uint64 {
+	x &= 0xffffffff
+	y &= 0xffffffff
+	x = (x | x<<16) & lanes16
+	y = (y | y<<16) & lanes16
+	return x | y<<16
+}
+
+// unzip16 undoes zip16: [x0 y0 x1 y1] -> x = [x0 x1], y = [y0 y1].
+func unzip16(w uint64) (x, y uint64) {
+	x = w & lanes16
+	y = w >> 16 & lanes16
+	return (x | x>>16) & 0xffffffff, (y | y>>16) & 0xffffffff
+}
+
+// unshuffle64 moves the even bits of x to its low half and the odd bits to
+// its high half, keeping their order (outer perfect unshuffle, Hacker's
+// Delight 7-2: five delta swaps).
+func unshuffle64(x uint64) uint64 {
+	t := (x ^ x>>1) & 0x2222222222222222
+	x ^= t ^ t<<1
+	t = (x ^ x>>2) & 0x0c0c0c0c0c0c0c0c
+	x ^= t ^ t<<2
+	t = (x ^ x>>4) & 0x00f000f000f000f0
+	x ^= t ^ t<<4
+	t = (x ^ x>>8) & 0x0000ff000000ff00
+	x ^= t ^ t<<8
+	t = (x ^ x>>16) & 0x00000000ffff0000
+	x ^= t ^ t<<16
+	return x
+}
+
+// shuffle64 undoes unshuffle64: low half to the even bits, high half to the
+// odd bits (the same delta swaps in reverse order).
+func shuffle64(x uint64) uint64 {
+	t := (x ^ x>>16) & 0x00000000ffff0000
+	x ^= t ^ t<<16
+	t = (x ^ x>>8) & 0x0000ff000000ff00
+	x ^= t ^ t<<8
+	t = (x ^ x>>4) & 0x00f000f000f000f0
+	x ^= t ^ t<<4
+	t = (x ^ x>>2) & 0x0c0c0c0c0c0c0c0c
+	x ^= t ^ t<<2
+	t = (x ^ x>>1) & 0x2222222222222222
+	x ^= t ^ t<<1
+	return x
+}
+
+// codeLanes turns the 8 bytes v = q[8i..8i+7] of a 32-byte group (TQ2_0 byte
+// order: bits 2l+1:2l of byte m hold the code of element 32l+8i+m) into
+// present and neg bits, one group l per 16-bit lane: bit m of lane l (low
+// byte) is element 32l+8i+m. bad has a bit set for every code 3.
+//
+// Transposing the bytes as an 8x8 bit matrix puts bit 0 of the 8 codes of
+// group l in byte 2l and bit 1 in byte 2l+1, so one pass of word logic handles
+// all 32 codes.
+func codeLanes(v uint64) (p, n, bad uint64) {
+	t := transpose8x8(v)
+	b0 := t & lanes8
+	b1 := t >> 8 & lanes8
+	return (b1 | ^b0) & lanes8, ^(b1 | b0) & lanes8, b1 & b0
+}
+
+// decode128 reads 32 bytes holding 128 2-bit codes in TQ2_0 byte order
+// (element 32l+m is byte m, bits 2l+1:2l) and returns the Present and Neg
+// words of elements 0..63 (p0, n0) and 64..127 (p1, n1); bad is non-zero iff
+// some code is 3. swap selects I2_S byte order (element 32l+m in bits
+// 7-2l:6-2l), which is TQ2_0 order with the fields of each byte reversed.
+//
+// codeLanes gives 8 elements of each of the 4 groups per 8-byte load; the
+// lanes of loads 0,1 (elements 0..15 of each group) and 2,3 (16..31) are
+// stacked into a and b, and zip16 then lays the groups out in element order:
+// group l's 32 bits = lane l of a | lane l of b << 16.
+func decode128(q *[32]byte, swap bool) (p0, p1, n0, n1, bad uint64) {
+	v0 := binary.LittleEndian.Uint64(q[0:8])
+	v1 := binary.LittleEndian.Uint64(q[8:16])
+	v2 := binary.LittleEndian.Uint64(q[16:24])
+	v3 := binary.LittleEndian.Uint64(q[24:32])
+	if swap {
+		v0, v1, v2, v3 = swapPairs(v0), swapPairs(v1), swapPairs(v2), swapPairs(v3)
+	}
+	pa, na, ba := codeLanes(v0)
+	pb, nb, bb := codeLanes(v1)
+	pc, nc, bc := codeLanes(v2)
+	pd, nd, bd := codeLanes(v3)
+	pLo, pHi := pa|pb<<8, pc|pd<<8
+	nLo, nHi := na|nb<<8, nc|nd<<8
+	p0, p1 = zip16(pLo, pHi), zip16(pLo>>32, pHi>>32)
+	n0, n1 = zip16(nLo, nHi), zip16(nLo>>32, nHi>>32)
+	return p0, p1, n0, n1, ba | bb | bc | bd
+}
+
+// encode128 is the inverse of decode128: it writes the codes of the 128
+// weights whose Present/Neg words are p0, n0 (elements 0..63) and p1, n1
+// (64..127) into q. Neg bits outside Present are ignored (written as 0).
+func encode128(q *[32]byte, p0, p1, n0, n1 uint64, swap bool) {
+	// Code bit planes, element order.
+	b0Lo, b0Hi := ^p0, ^p1
+	b1Lo, b1Hi := p0&^n0, p1&^n1
+	// Back to one group per 16-bit lane: lo holds elements 0..15 of each
+	// group, hi elements 16..31.
+	x0, y0 := unzip16(b0Lo)
+	x1, y1 := unzip16(b0Hi)
+	e0Lo, e0Hi := x0|x1<<32, y0|y1<<32
+	x0, y0 = unzip16(b1Lo)
+	x1, y1 = unzip16(b1Hi)
+	e1Lo, e1Hi := x0|x1<<32, y0|y1<<32
+	// Per 8-byte store: bit 0 of group l's 8 codes in byte 2l, bit 1 in
+	// byte 2l+1; the transpose turns that into one byte per element.
+	v0 := transpose8x8(e0Lo&lanes8 | (e1Lo&lanes8)<<8)
+	v1 := transpose8x8(e0Lo>>8&lanes8 | (e1Lo>>8&lanes8)<<8)
+	v2 := transpose8x8(e0Hi&lanes8 | (e1Hi&lanes8)<<8)
+	v3 := transpose8x8(e0Hi>>8&lanes8 | (e1Hi>>8&lanes8)<<8)
+	if swap {
+		v0, v1, v2, v3 = swapPairs(v0), swapPairs(v1), swapPairs(v2), swapPairs(v3)
+	}
+	binary.LittleEndian.PutUint64(q[0:8], v0)
+	binary.LittleEndian.PutUint64(q[8:16], v1)
+	binary.LittleEndian.PutUint64(q[16:24], v2)
+	binary.LittleEndian.PutUint64(q[24:32], v3)
+}

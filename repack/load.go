@@ -1,0 +1,155 @@
+package repack
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/gguf-bitcos/gguf-bitcos/format"
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+)
+
+// tensorBuf holds reusable buffers for loading one tensor.
+type tensorBuf struct {
+	raw, signs, rows, scales []byte
+	p                        format.Planes
+	s                        format.Scales
+}
+
+// loadStock reads stock ternary tensor i of f into b.p and b.s (b.raw keeps
+// its bytes). A *format.NotTernaryError is returned wrapped, with file and
+// tensor named.
+func loadStock(f *ggufx.File, i int, b *tensorBuf) error {
+	t := f.Tensors[i]
+	c := CodecFor(t.Type)
+	if c == nil {
+		return fmt.Errorf("%s: tensor %q: %v is not a ternary type", f.Path, t.Name, t.Type)
+	}
+	k, rows := shape2D(t.Dims)
+	if !c.Supports(k) {
+		return fmt.Errorf("%s: tensor %q: row length %d does not fit %v", f.Path, t.Name, k, t.Type)
+	}
+	var err error
+	if b.raw, err = f.ReadTensor(i, b.raw); err != nil {
+		return err
+	}
+	if err := c.Decode(b.raw, k, rows, &b.p, &b.s); err != nil {
+		return fmt.Errorf("%s: tensor %q (%v): %w", f.Path, t.Name, t.Type, err)
+	}
+	return checkScales(f.Path, t.Name, &b.s)
+}
+
+// loadBitcos reads the BITCOS family of tensor i of f into b.p and b.s.
+func loadBitcos(f *ggufx.File, i int, b *tensorBuf) error {
+	fam, err := findFamily(f, i)
+	if err != nil {
+		return err
+	}
+	t := f.Tensors[i]
+	k, rows := shape2D(t.Dims)
+	for _, x := range []struct {
+		idx int
+		buf *[]byte
+	}{{fam.weight, &b.raw}, {fam.signs, &b.signs}, {fam.rows, &b.rows}, {fam.scales, &b.scales}} {
+		if *x.buf, err = f.ReadTensor(x.idx, *x.buf); err != nil {
+			return err
+		}
+	}
+	if err := format.DecodeBitcos(k, rows, b.raw, b.signs, b.rows, &b.p); err != nil {
+		return fmt.Errorf("%s: tensor %q: %w", f.Path, t.Name, err)
+	}
+	sc := f.Tensors[fam.scales]
+	b.s = format.Scales{}
+	if sc.Type == ggufx.TypeF32 {
+		b.s.F32 = binary.LittleEndian.Uint32(b.scales)
+		if kv, ok := f.KV(KeyI2STail + t.Name); ok {
+			et, n, ok := kv.ArrayLen()
+			if !ok || et != ggufx.ValueUint8 || n != ggufx.I2STailBytes-4 || len(kv.Raw) != 12+int(n) {
+				return fmt.Errorf("%s: KV %q must be an array of %d uint8", f.Path, kv.Key, ggufx.I2STailBytes-4)
+			}
+			b.s.Tail = kv.Raw[12:]
+		}
+	} else {
+		b.s.Group = k / int(sc.Dims[0])
+		b.s.F16 = make([]uint16, len(b.scales)/2)
+		for j := range b.s.F16 {
+			b.s.F16[j] = binary.LittleEndian.Uint16(b.scales[2*j:])
+		}
+	}
+	return checkScales(f.Path, t.Name, &b.s)
+}
+
+// checkScales rejects NaN and infinite scales: no quantizer writes them, and
+// a file holding one is damaged.
+func checkScales(path, name string, s *format.Scales) error {
+	for j, h := range s.F16 {
+		if h&0x7c00 == 0x7c00 {
+			return fmt.Errorf("%s: tensor %q: scale %d is %s (fp16 bits %#04x)", path, name, j, nanOrInf(h&0x3ff != 0), h)
+		}
+	}
+	if s.Group == 0 && s.F32&0x7f800000 == 0x7f800000 {
+		return fmt.Errorf("%s: tensor %q: per-tensor scale is %s (f32 bits %#08x)", path, name, nanOrInf(s.F32&0x7fffff != 0), s.F32)
+	}
+	return nil
+}
+
+func nanOrInf(nan bool) string {
+	if nan {
+		return "NaN"
+	}
+	return "infinite"
+}
+
+// isNotTernary reports whether err says a tensor holds non-ternary codes.
+func isNotTernary(err error) bool { return errors.Is(err, format.ErrNotTernary) }
+
+// scaleBytes encodes s as the BITCOS scales companion's data.
+func scaleBytes(s *format.Scales, dst []byte) []byte {
+	if s.Group == 0 {
+		dst = binary.LittleEndian.AppendUint32(dst[:0], s.F32)
+		return dst
+	}
+	dst = dst[:0]
+	for _, h := range s.F16 {
+		dst = binary.LittleEndian.AppendUint16(dst, h)
+	}
+	return dst
+}
+
+// equalScales compares two scale sets bit for bit.
+func equalScales(a, b *format.Scales) bool {
+	if a.Group != b.Group || a.F32 != b.F32 || len(a.F16) != len(b.F16) || !equalTail(a.Tail, b.Tail) {
+		return false
+	}
+	for i := range a.F16 {
+		if a.F16[i] != b.F16[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// equalTail treats a missing tail as all zeros.
+func equalTail(a, b []byte) bool {
+	at := func(t []byte, i int) byte {
+		if i < len(t) {
+			return t[i]
+		}
+		return 0
+	}
+	for i := 0; i < max(len(a), len(b)); i++ {
+		if at(a, i) != at(b, i) {
+			return false
+		}
+	}
+	return true
+}
+
+func allZero(b []byte) bool {
+	for _, x := range b {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,401 @@
+package repack
+
+import (
+	"bufio"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/gguf-bitcos/gguf-bitcos/format"
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+)
+
+// Options control Repack.
+type Options struct {
+	// Output is the path written; default: the input with ".gguf" replaced
+	// by ".bitcos.gguf".
+	Output string
+	// Workers is the number of tensors analysed and encoded in parallel
+	// (default GOMAXPROCS). Memory is about two tensors per worker.
+	Workers int
+	// Progress, if set, is called with bytes done and total, from one
+	// goroutine, as the output is written.
+	Progress func(done, total int64)
+}
+
+// Report summarises a repack.
+type Report struct {
+	Input       string     `json:"input"`
+	Output      string     `json:"output"`
+	InputBytes  int64      `json:"input_bytes"`
+	OutputBytes int64      `json:"output_bytes"`
+	Converted   int        `json:"converted"`
+	Kept        int        `json:"kept"`
+	Tensors     []Decision `json:"tensors"`
+	// Canonical is empty when an unpack reproduces the input byte for byte,
+	// else why it cannot (the input's own layout is not canonical).
+	Canonical string `json:"canonical_note,omitempty"`
+}
+
+// DefaultOutput is where repack writes when no output is given.
+func DefaultOutput(in string) string {
+	if ext := filepath.Ext(in); ext == ".gguf" {
+		return in[:len(in)-len(ext)] + ".bitcos.gguf"
+	}
+	return in + ".bitcos.gguf"
+}
+
+// Repack rewrites the GGUF file at in with every ternary tensor that gets
+// smaller stored as BITCOS. The output is written to a temporary file in the
+// target directory, checked, and renamed into place; the input is only read.
+func Repack(in string, opt Options) (*Report, error) {
+	f, err := ggufx.Open(in)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if _, ok := f.KV(KeyVersion); ok {
+		return nil, fmt.Errorf("%s: already a BITCOS file (has %s); nothing to repack", in, KeyVersion)
+	}
+	for _, t := range f.Tensors {
+		if t.Type == ggufx.TypeBITCOS || isCompanion(t.Name) {
+			return nil, fmt.Errorf("%s: tensor %q is BITCOS data without %s", in, t.Name, KeyVersion)
+		}
+	}
+	if opt.Output == "" {
+		opt.Output = DefaultOutput(in)
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	if same, _ := sameFile(in, opt.Output); same {
+		return nil, fmt.Errorf("%s: output would overwrite the input", in)
+	}
+	rep := &Report{Input: in, Output: opt.Output, InputBytes: f.FileSize}
+	if err := f.Canonical(); err != nil {
+		rep.Canonical = err.Error()
+	}
+
+	// Pass 1: decide every tensor (decode, count, size).
+	dec, err := analyzeAll(f, opt.Workers)
+	if err != nil {
+		return nil, err
+	}
+	rep.Tensors = dec
+	h, srcTypes, err := outputHeader(f, dec)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range dec {
+		switch d.Layout {
+		case LayoutBitcos:
+			rep.Converted++
+		case LayoutKept:
+			rep.Kept++
+		}
+	}
+	_ = srcTypes
+
+	// Pass 2: write.
+	dir := filepath.Dir(opt.Output)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(opt.Output)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot create the output: %w", opt.Output, err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	sums, err := writeOutput(f, dec, h, tmp, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := tmp.Sync(); err != nil {
+		return nil, fmt.Errorf("%s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, fmt.Errorf("%s: %w", tmp.Name(), err)
+	}
+	if err := checkWritten(tmp.Name(), h, sums); err != nil {
+		return nil, fmt.Errorf("%s: the written output did not read back intact: %w", opt.Output, err)
+	}
+	if err := os.Rename(tmp.Name(), opt.Output); err != nil {
+		return nil, err
+	}
+	ok = true
+	if st, err := os.Stat(opt.Output); err == nil {
+		rep.OutputBytes = st.Size()
+	}
+	return rep, nil
+}
+
+func sameFile(a, b string) (bool, error) {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false, err
+	}
+	sb, err := os.Stat(b)
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(sa, sb), nil
+}
+
+// analyzeAll runs analyze on every tensor, workers at a time.
+func analyzeAll(f *ggufx.File, workers int) ([]Decision, error) {
+	dec := make([]Decision, len(f.Tensors))
+	errs := make([]error, len(f.Tensors))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var b tensorBuf
+			for i := range jobs {
+				dec[i], errs[i] = analyze(f, i, &b)
+			}
+		}()
+	}
+	for i := range f.Tensors {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return dec, nil
+}
+
+// outputHeader builds the output's header: the input's KVs then the bitcos.*
+// KVs; each converted tensor followed by its three companions.
+func outputHeader(f *ggufx.File, dec []Decision) (ggufx.Header, []string, error) {
+	h := ggufx.HeaderFromFile(f)
+	h.Tensors = nil
+	var srcTypes []string
+	var tails []ggufx.KV
+	var nz, n int64
+	count := map[string]int64{}
+	var b tensorBuf
+	for i, t := range f.Tensors {
+		d := dec[i]
+		if d.Layout != LayoutBitcos {
+			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: t.Type})
+			continue
+		}
+		k, rows := shape2D(t.Dims)
+		h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: ggufx.TypeBITCOS})
+		s := format.Scales{}
+		if g := CodecFor(t.Type).ScaleGroup(); g > 0 {
+			s.Group = g
+		}
+		h.Tensors = append(h.Tensors, companionInfos(t.Name, k, rows, &s, d.signBytes)...)
+		srcTypes = append(srcTypes, t.Type.String())
+		count[t.Type.String()] += d.Weights
+		nz += d.Weights - d.NonZero
+		n += d.Weights
+		if t.Type == ggufx.TypeI2_S {
+			// The I2_S tail's 28 bytes after the scale are carried in a KV
+			// when they are not zero (docs/FORMAT.md).
+			if err := loadStock(f, i, &b); err != nil {
+				return h, nil, err
+			}
+			if !allZero(b.s.Tail) {
+				tails = append(tails, ggufx.KVUint8Array(KeyI2STail+t.Name, b.s.Tail))
+			}
+		}
+	}
+	if len(srcTypes) == 0 {
+		return h, nil, nil
+	}
+	main := ""
+	for t := range count {
+		if main == "" || count[t] > count[main] || (count[t] == count[main] && t < main) {
+			main = t
+		}
+	}
+	h.KVs = append(h.KVs,
+		ggufx.KVUint32(KeyVersion, FormatVersion),
+		ggufx.KVString(KeySourceType, main),
+		ggufx.KVFloat32(KeyZeroDensity, float32(float64(nz)/float64(n))),
+		ggufx.KVStringArray(KeySourceTypes, srcTypes),
+	)
+	sort.Slice(tails, func(a, b int) bool { return tails[a].Key < tails[b].Key })
+	h.KVs = append(h.KVs, tails...)
+	return h, srcTypes, nil
+}
+
+// piece is one encoded tensor ready to be written.
+type piece struct {
+	idx  int      // input tensor index
+	bufs [][]byte // encoded data, one per output tensor; nil: copy the input
+	err  error
+}
+
+// writeOutput writes header and data, encoding converted tensors on worker
+// goroutines (in order, bounded look-ahead) and streaming the others. It
+// returns the CRC-32C of every output tensor's data.
+func writeOutput(f *ggufx.File, dec []Decision, h ggufx.Header, out *os.File, opt Options) ([]uint32, error) {
+	bw := bufio.NewWriterSize(out, 4<<20)
+	w, err := ggufx.NewWriter(bw, h)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opt.Output, err)
+	}
+	var total int64
+	for _, t := range w.Tensors() {
+		total += int64(t.Size)
+	}
+	// Futures in input order; at most Workers encodings in flight.
+	futures := make(chan chan piece, opt.Workers)
+	sem := make(chan struct{}, opt.Workers)
+	go func() {
+		defer close(futures)
+		for i := range f.Tensors {
+			ch := make(chan piece, 1)
+			futures <- ch
+			if dec[i].Layout != LayoutBitcos {
+				ch <- piece{idx: i}
+				continue
+			}
+			sem <- struct{}{}
+			go func(i int) {
+				defer func() { <-sem }()
+				ch <- encodeTensor(f, i, &dec[i])
+			}(i)
+		}
+	}()
+	table := crc32.MakeTable(crc32.Castagnoli)
+	sums := make([]uint32, 0, len(h.Tensors))
+	var done int64
+	buf := make([]byte, 1<<20)
+	var firstErr error
+	for ch := range futures {
+		pc := <-ch
+		if firstErr != nil {
+			continue // drain
+		}
+		if pc.err != nil {
+			firstErr = pc.err
+			continue
+		}
+		if pc.bufs == nil {
+			crc := uint32(0)
+			sec := f.Section(pc.idx)
+			for {
+				n, rerr := sec.Read(buf)
+				if n > 0 {
+					crc = crc32.Update(crc, table, buf[:n])
+					if _, err := w.Write(buf[:n]); err != nil {
+						firstErr = err
+						break
+					}
+					done += int64(n)
+				}
+				if rerr == io.EOF {
+					break
+				}
+				if rerr != nil {
+					firstErr = fmt.Errorf("%s: tensor %q: %w", f.Path, f.Tensors[pc.idx].Name, rerr)
+					break
+				}
+			}
+			sums = append(sums, crc)
+		} else {
+			for _, b := range pc.bufs {
+				sums = append(sums, crc32.Checksum(b, table))
+				if _, err := w.Write(b); err != nil {
+					firstErr = err
+					break
+				}
+				done += int64(len(b))
+			}
+		}
+		if opt.Progress != nil {
+			opt.Progress(done, total)
+		}
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	if err := bw.Flush(); err != nil {
+		return nil, fmt.Errorf("%s: %w", opt.Output, err)
+	}
+	return sums, nil
+}
+
+// encodeTensor decodes tensor i again, encodes it as BITCOS and proves the
+// encoding: decoding the bytes about to be written must give back the source
+// codes and scale bits exactly.
+func encodeTensor(f *ggufx.File, i int, d *Decision) piece {
+	var b tensorBuf
+	if err := loadStock(f, i, &b); err != nil {
+		return piece{err: err}
+	}
+	t := f.Tensors[i]
+	off, err := format.BitcosRowOffsets(format.RowNonZeros(&b.p, nil))
+	if err != nil {
+		return piece{err: fmt.Errorf("%s: tensor %q: %w", f.Path, t.Name, err)}
+	}
+	bitmap := make([]byte, format.BitcosBitmapBytes(b.p.K, b.p.Rows))
+	signs := make([]byte, int(off[b.p.Rows])+format.SignTailBytes)
+	index := make([]byte, 4*(b.p.Rows+1))
+	if len(signs) != d.signBytes {
+		return piece{err: fmt.Errorf("%s: tensor %q changed while being read (sign bytes %d, planned %d)", f.Path, t.Name, len(signs), d.signBytes)}
+	}
+	if err := format.EncodeBitcos(&b.p, off, bitmap, signs, index); err != nil {
+		return piece{err: fmt.Errorf("%s: tensor %q: %w", f.Path, t.Name, err)}
+	}
+	scales := scaleBytes(&b.s, nil)
+	var back format.Planes
+	if err := format.DecodeBitcos(b.p.K, b.p.Rows, bitmap, signs, index, &back); err != nil {
+		return piece{err: fmt.Errorf("%s: tensor %q: internal error, BITCOS encoding does not decode: %w", f.Path, t.Name, err)}
+	}
+	if r, e, diff := format.FirstDiff(&b.p, &back); diff {
+		return piece{err: fmt.Errorf("%s: tensor %q: internal error, BITCOS encoding differs at row %d element %d", f.Path, t.Name, r, e)}
+	}
+	return piece{idx: i, bufs: [][]byte{bitmap, signs, index, scales}}
+}
+
+// checkWritten re-reads the written file: its header must parse to the
+// planned tensors and every tensor's data must match the checksum taken when
+// it was written.
+func checkWritten(path string, h ggufx.Header, sums []uint32) error {
+	g, err := ggufx.Open(path)
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	if len(g.Tensors) != len(h.Tensors) || len(g.KVs) != len(h.KVs) || len(sums) != len(h.Tensors) {
+		return fmt.Errorf("header has %d tensors and %d KVs, want %d and %d", len(g.Tensors), len(g.KVs), len(h.Tensors), len(h.KVs))
+	}
+	table := crc32.MakeTable(crc32.Castagnoli)
+	br := bufio.NewReaderSize(nil, 1<<20)
+	for i, t := range g.Tensors {
+		if t.Name != h.Tensors[i].Name || t.Type != h.Tensors[i].Type {
+			return fmt.Errorf("tensor %d is %q %v, want %q %v", i, t.Name, t.Type, h.Tensors[i].Name, h.Tensors[i].Type)
+		}
+		br.Reset(g.Section(i))
+		crc := crc32.New(table)
+		if _, err := io.Copy(crc, br); err != nil {
+			return err
+		}
+		if crc.Sum32() != sums[i] {
+			return fmt.Errorf("tensor %q: data read back differs from data written", t.Name)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,258 @@
+package repack
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+
+	"github.com/gguf-bitcos/gguf-bitcos/format"
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+)
+
+// TensorStats is one ternary tensor's statistics. Byte counts are exact for
+// the tensor's data (padding and header entries are in Decision).
+type TensorStats struct {
+	Name    string   `json:"name"`
+	Type    string   `json:"type"`
+	Dims    []uint64 `json:"dims"`
+	Layout  string   `json:"layout"`
+	Reason  string   `json:"reason,omitempty"`
+	Weights int64    `json:"weights"`
+	Z       float64  `json:"zero_density"`
+	// Bits per weight: the information floor with balanced signs,
+	// h(z) + (1 - z), and each layout's rate.
+	EntropyBPW   float64 `json:"entropy_bpw"`
+	TwoBitBPW    float64 `json:"two_bit_bpw"`
+	TQ1BPW       float64 `json:"tq1_0_bpw,omitempty"`
+	FiveTritBPW  float64 `json:"five_trit_128_bpw"`
+	BitcosBPW    float64 `json:"bitcos_bpw"`         // with all overheads
+	BitcosRawBPW float64 `json:"bitcos_symbols_bpw"` // 2 - z, symbols only
+
+	TwoBitBytes   int64 `json:"two_bit_bytes"`
+	TQ1Bytes      int64 `json:"tq1_0_bytes,omitempty"`
+	FiveTritBytes int64 `json:"five_trit_128_bytes"`
+	BitcosBytes   int64 `json:"bitcos_bytes"` // bitmap + signs + tail + row index + scales
+	ScaleBytes    int64 `json:"scale_bytes"`
+	ZeroRows      int   `json:"zero_rows"`
+	// KernelNote says which activation type a kernel needs for this
+	// tensor: Q8_K wants rows that are multiples of 256.
+	KernelNote string `json:"kernel_note,omitempty"`
+}
+
+// DeadNeurons counts, per layer, FFN neurons whose gate and up rows are both
+// all zero.
+type DeadNeurons struct {
+	Layer int `json:"layer"`
+	Count int `json:"count"`
+	FFN   int `json:"ffn_size"`
+}
+
+// FileStats is the stats report of a file.
+type FileStats struct {
+	File      string        `json:"file"`
+	FileBytes int64         `json:"file_bytes"`
+	Tensors   []TensorStats `json:"tensors"`
+	Total     TensorStats   `json:"total"`
+	Dead      []DeadNeurons `json:"dead_neurons,omitempty"`
+	// BitcosFileBytes is the exact size repack would write (for a stock
+	// file) or the file's size (for a BITCOS file).
+	RepackBytes int64 `json:"repack_file_bytes"`
+}
+
+// Entropy is the binary entropy h(z) in bits.
+func Entropy(z float64) float64 {
+	if z <= 0 || z >= 1 {
+		return 0
+	}
+	return -z*math.Log2(z) - (1-z)*math.Log2(1-z)
+}
+
+var ffnRe = regexp.MustCompile(`^blk\.(\d+)\.ffn_(gate|up)\.weight$`)
+
+// Stats reads every ternary tensor of the file at path (stock or BITCOS).
+func Stats(path string) (*FileStats, error) {
+	f, err := ggufx.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fs := &FileStats{File: path, FileBytes: f.FileSize}
+	_, isBitcos := f.KV(KeyVersion)
+	var b tensorBuf
+	zeroRowsOf := map[string][]bool{}
+	var dec []Decision
+	for i, t := range f.Tensors {
+		if isCompanion(t.Name) {
+			continue
+		}
+		var d Decision
+		if t.Type == ggufx.TypeBITCOS {
+			if err := loadBitcos(f, i, &b); err != nil {
+				return nil, err
+			}
+			d = decisionFromPlanes(f, i, &b)
+		} else {
+			if d, err = analyze(f, i, &b); err != nil {
+				return nil, err
+			}
+			if isBitcos && d.Layout == LayoutBitcos {
+				d.Layout, d.Reason = LayoutKept, "kept by the repack that wrote this file"
+			}
+		}
+		dec = append(dec, d)
+		if !d.isTernary {
+			continue
+		}
+		ts := tensorStats(&d, &b.s)
+		fs.Tensors = append(fs.Tensors, ts)
+		if ffnRe.MatchString(t.Name) {
+			z := make([]bool, len(d.rowNNZ))
+			for r, n := range d.rowNNZ {
+				z[r] = n == 0
+			}
+			zeroRowsOf[t.Name] = z
+		}
+	}
+	fs.Total = totalStats(fs.Tensors)
+	fs.Dead = deadNeurons(zeroRowsOf)
+	if isBitcos {
+		fs.RepackBytes = f.FileSize
+	} else {
+		h, _, err := outputHeader(f, dec)
+		if err != nil {
+			return nil, err
+		}
+		fs.RepackBytes, err = predictedSize(h, f.Alignment, dec)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return fs, nil
+}
+
+// predictedSize is the exact size of a repack with header h.
+func predictedSize(h ggufx.Header, align uint64, dec []Decision) (int64, error) {
+	n, err := ggufx.HeaderSize(h)
+	if err != nil {
+		return 0, err
+	}
+	size := int64(n)
+	for _, t := range h.Tensors {
+		sz, err := ggufx.TensorBytes(t.Type, t.Dims)
+		if err != nil {
+			return 0, err
+		}
+		size += int64(pad(sz, align))
+	}
+	return size, nil
+}
+
+// decisionFromPlanes describes a BITCOS tensor already in a file.
+func decisionFromPlanes(f *ggufx.File, i int, b *tensorBuf) Decision {
+	t := f.Tensors[i]
+	d := Decision{Name: t.Name, Type: t.Type.String(), Dims: t.Dims, Source: t.Type, Layout: LayoutBitcos, isTernary: true}
+	d.Weights = int64(b.p.K) * int64(b.p.Rows)
+	nnz := format.RowNonZeros(&b.p, nil)
+	d.rowNNZ = make([]int32, len(nnz))
+	signs := 0
+	for r, n := range nnz {
+		d.NonZero += int64(n)
+		d.rowNNZ[r] = int32(n)
+		signs += (n + 7) / 8
+	}
+	d.Z = 1 - float64(d.NonZero)/float64(d.Weights)
+	d.signBytes = signs + format.SignTailBytes
+	d.BitcosBytes = bitcosFamilyBytes(t.Name, b.p.K, b.p.Rows, &b.s, d.signBytes, f.Alignment)
+	return d
+}
+
+func tensorStats(d *Decision, s *format.Scales) TensorStats {
+	n := d.Weights
+	k := int64(d.Dims[0])
+	rows := n / k
+	ts := TensorStats{Name: d.Name, Type: d.Type, Dims: d.Dims, Layout: d.Layout, Reason: d.Reason, Weights: n, Z: d.Z}
+	if s.Group > 0 {
+		ts.ScaleBytes = 2 * n / int64(s.Group)
+	} else {
+		ts.ScaleBytes = 4
+	}
+	ts.TwoBitBytes = n / 4
+	if k%256 == 0 {
+		ts.TQ1Bytes = n / 256 * 54
+	} else {
+		ts.KernelNote = "row length not a multiple of 256: Q8_K activations do not fit"
+	}
+	ts.FiveTritBytes = (n + 127) / 128 * 26
+	ts.BitcosBytes = n/8 + int64(d.signBytes) + 4*(rows+1) + ts.ScaleBytes
+	for _, c := range d.rowNNZ {
+		if c == 0 {
+			ts.ZeroRows++
+		}
+	}
+	ts.fillRates()
+	return ts
+}
+
+func (ts *TensorStats) fillRates() {
+	n := float64(ts.Weights)
+	bpw := func(b int64) float64 { return float64(8*b) / n }
+	ts.EntropyBPW = Entropy(ts.Z) + (1 - ts.Z)
+	ts.TwoBitBPW = bpw(ts.TwoBitBytes)
+	if ts.TQ1Bytes > 0 {
+		ts.TQ1BPW = bpw(ts.TQ1Bytes)
+	}
+	ts.FiveTritBPW = bpw(ts.FiveTritBytes)
+	ts.BitcosBPW = bpw(ts.BitcosBytes)
+	ts.BitcosRawBPW = 2 - ts.Z
+}
+
+func totalStats(ts []TensorStats) TensorStats {
+	t := TensorStats{Name: "total"}
+	var nz float64
+	for _, x := range ts {
+		t.Weights += x.Weights
+		nz += x.Z * float64(x.Weights)
+		t.TwoBitBytes += x.TwoBitBytes
+		t.TQ1Bytes += x.TQ1Bytes
+		t.FiveTritBytes += x.FiveTritBytes
+		t.BitcosBytes += x.BitcosBytes
+		t.ScaleBytes += x.ScaleBytes
+		t.ZeroRows += x.ZeroRows
+	}
+	if t.Weights == 0 {
+		return t
+	}
+	t.Z = nz / float64(t.Weights)
+	t.fillRates()
+	t.EntropyBPW = 0
+	for _, x := range ts { // the floor of a mixture is the weighted sum
+		t.EntropyBPW += x.EntropyBPW * float64(x.Weights) / float64(t.Weights)
+	}
+	return t
+}
+
+func deadNeurons(z map[string][]bool) []DeadNeurons {
+	var out []DeadNeurons
+	for name, gate := range z {
+		m := ffnRe.FindStringSubmatch(name)
+		if m[2] != "gate" {
+			continue
+		}
+		up, ok := z[fmt.Sprintf("blk.%s.ffn_up.weight", m[1])]
+		if !ok || len(up) != len(gate) {
+			continue
+		}
+		var layer int
+		fmt.Sscan(m[1], &layer)
+		d := DeadNeurons{Layer: layer, FFN: len(gate)}
+		for i := range gate {
+			if gate[i] && up[i] {
+				d.Count++
+			}
+		}
+		out = append(out, d)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Layer < out[b].Layer })
+	return out
+}
