@@ -72,18 +72,20 @@ func EncodeBitcos(p *Planes, off []uint32, bitmap, signs, rowIndex []byte) error
 	for i, o := range off {
 		binary.LittleEndian.PutUint32(rowIndex[4*i:], o)
 	}
+	ext := make([]uint64, wpr) // one row's signs, compacted word by word
 	for r := 0; r < p.Rows; r++ {
 		out := signs[off[r]:off[r+1]]
+		pres := p.Present[r*wpr : (r+1)*wpr]
+		pextWords(ext, p.Neg[r*wpr:(r+1)*wpr], pres)
 		var acc uint64 // pending sign bits, LSB first
 		nacc := 0
 		o := 0
-		for i := r * wpr; i < (r+1)*wpr; i++ {
-			m := p.Present[i]
-			s := pext64(p.Neg[i], m)
+		for i, m := range pres {
 			c := bits.OnesCount64(m)
 			if c == 0 {
 				continue
 			}
+			s := ext[i]
 			acc |= s << nacc
 			if nacc+c >= 64 {
 				binary.LittleEndian.PutUint64(out[o:], acc)
@@ -135,6 +137,7 @@ func DecodeBitcos(k, rows int, bitmap, signs, rowIndex []byte, p *Planes) error 
 		p.Present[i] = binary.LittleEndian.Uint64(bitmap[8*i:])
 	}
 	end := uint64(0)
+	dep := make([]uint64, wpr) // one row's sign chunks, one per bitmap word
 	for r := 0; r < rows; r++ {
 		start := uint64(binary.LittleEndian.Uint32(rowIndex[4*r:]))
 		end = uint64(binary.LittleEndian.Uint32(rowIndex[4*r+4:]))
@@ -150,15 +153,16 @@ func DecodeBitcos(k, rows int, bitmap, signs, rowIndex []byte, p *Planes) error 
 		}
 		in := signs[start:end]
 		pos := 0 // bit position in the row's stream
-		for i := r * wpr; i < (r+1)*wpr; i++ {
-			m := p.Present[i]
+		pres := p.Present[r*wpr : (r+1)*wpr]
+		for i, m := range pres {
 			c := bits.OnesCount64(m)
-			if c == 0 {
-				continue
+			dep[i] = 0
+			if c != 0 {
+				dep[i] = readBits(in, pos, c)
+				pos += c
 			}
-			p.Neg[i] = pdep64(readBits(in, pos, c), m)
-			pos += c
 		}
+		pdepWords(p.Neg[r*wpr:(r+1)*wpr], dep, pres)
 		if rest := len(in)*8 - pos; rest > 0 && readBits(in, pos, rest) != 0 {
 			return fmt.Errorf("bitcos: row %d: non-zero padding bits after the last sign", r)
 		}

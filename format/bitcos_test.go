@@ -266,3 +266,41 @@ func BenchmarkDecodeBitcos(b *testing.B) {
 		DecodeBitcos(p.K, p.Rows, bm, sg, ix, &q)
 	}
 }
+
+// TestPextPdepWordsTwins checks the dispatched (BMI2 assembly where the CPU
+// has it) word routines against the portable ones.
+func TestPextPdepWordsTwins(t *testing.T) {
+	t.Logf("useBMI2 = %v", useBMI2)
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, n := range []int{1, 2, 7, 40, 108} {
+		v, m := make([]uint64, n), make([]uint64, n)
+		for i := range v {
+			v[i], m[i] = rng.Uint64(), rng.Uint64()&rng.Uint64()
+		}
+		m[0] = ^uint64(0)
+		a, b := make([]uint64, n), make([]uint64, n)
+		pextWords(a, v, m)
+		pextWordsGeneric(b, v, m)
+		if !slicesEqual(a, b) {
+			t.Fatalf("pextWords differs from its generic twin (n=%d)", n)
+		}
+		pdepWords(a, v, m)
+		pdepWordsGeneric(b, v, m)
+		if !slicesEqual(a, b) {
+			t.Fatalf("pdepWords differs from its generic twin (n=%d)", n)
+		}
+	}
+	pextWords(nil, nil, nil) // empty rows must not fault
+}
+
+func slicesEqual(a, b []uint64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -63,3 +63,15 @@ func pdep64(v, m uint64) uint64 {
 	}
 	return out
 }
+
+func pextWordsGeneric(dst, v, m []uint64) {
+	for i := range dst {
+		dst[i] = pext64(v[i], m[i])
+	}
+}
+
+func pdepWordsGeneric(dst, v, m []uint64) {
+	for i := range dst {
+		dst[i] = pdep64(v[i], m[i])
+	}
+}

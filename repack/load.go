@@ -19,7 +19,7 @@ type tensorBuf struct {
 // loadStock reads stock ternary tensor i of f into b.p and b.s (b.raw keeps
 // its bytes). A *format.NotTernaryError is returned wrapped, with file and
 // tensor named.
-func loadStock(f *ggufx.File, i int, b *tensorBuf) error {
+func loadStock(f *input, i int, b *tensorBuf) error {
 	t := f.Tensors[i]
 	c := CodecFor(t.Type)
 	if c == nil {
@@ -30,7 +30,7 @@ func loadStock(f *ggufx.File, i int, b *tensorBuf) error {
 		return fmt.Errorf("%s: tensor %q: row length %d does not fit %v", f.Path, t.Name, k, t.Type)
 	}
 	var err error
-	if b.raw, err = f.ReadTensor(i, b.raw); err != nil {
+	if b.raw, err = f.tensor(i, b.raw); err != nil {
 		return err
 	}
 	if err := c.Decode(b.raw, k, rows, &b.p, &b.s); err != nil {
@@ -40,8 +40,8 @@ func loadStock(f *ggufx.File, i int, b *tensorBuf) error {
 }
 
 // loadBitcos reads the BITCOS family of tensor i of f into b.p and b.s.
-func loadBitcos(f *ggufx.File, i int, b *tensorBuf) error {
-	fam, err := findFamily(f, i)
+func loadBitcos(f *input, i int, b *tensorBuf) error {
+	fam, err := findFamily(f.File, i)
 	if err != nil {
 		return err
 	}
@@ -51,7 +51,7 @@ func loadBitcos(f *ggufx.File, i int, b *tensorBuf) error {
 		idx int
 		buf *[]byte
 	}{{fam.weight, &b.raw}, {fam.signs, &b.signs}, {fam.rows, &b.rows}, {fam.scales, &b.scales}} {
-		if *x.buf, err = f.ReadTensor(x.idx, *x.buf); err != nil {
+		if *x.buf, err = f.tensor(x.idx, *x.buf); err != nil {
 			return err
 		}
 	}

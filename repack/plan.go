@@ -71,7 +71,7 @@ func bitcosFamilyBytes(weight string, k, rows int, s *format.Scales, signBytes i
 
 // analyze decides the fate of tensor i of a stock file. When the tensor is
 // converted, b holds its planes and scales afterwards.
-func analyze(f *ggufx.File, i int, b *tensorBuf) (Decision, error) {
+func analyze(f *input, i int, b *tensorBuf) (Decision, error) {
 	t := f.Tensors[i]
 	d := Decision{Name: t.Name, Type: t.Type.String(), Dims: t.Dims, Source: t.Type,
 		SourceBytes: int64(pad(t.Size, f.Alignment)), Layout: LayoutCopied}
@@ -88,7 +88,24 @@ func analyze(f *ggufx.File, i int, b *tensorBuf) (Decision, error) {
 		d.Reason = fmt.Sprintf("row length %d is not a multiple of %d", k, format.BitcosBlock)
 		return d, nil
 	}
-	if err := loadStock(f, i, b); err != nil {
+	// The 2-bit layouts are counted straight from their bytes; TQ1_0 is
+	// decoded (and checked for canonical bytes).
+	var nnz []int
+	var err error
+	isCanonical := true
+	if b.raw, err = f.tensor(i, b.raw); err != nil {
+		return d, err
+	}
+	nnz, err = format.CountRowNonZeros(c, b.raw, k, rows, nil)
+	if err == format.ErrNoCounter {
+		if err = loadStock(f, i, b); err == nil {
+			nnz = format.RowNonZeros(&b.p, nil)
+			isCanonical = canonical(c, b)
+		}
+	} else if err != nil {
+		err = fmt.Errorf("%s: tensor %q (%v): %w", f.Path, t.Name, t.Type, err)
+	}
+	if err != nil {
 		if isNotTernary(err) {
 			d.Reason = "not ternary: " + err.Error()
 			return d, nil
@@ -96,7 +113,7 @@ func analyze(f *ggufx.File, i int, b *tensorBuf) (Decision, error) {
 		return d, err
 	}
 	d.isTernary = true
-	nnz := format.RowNonZeros(&b.p, nil)
+	scales := format.Scales{Group: c.ScaleGroup()}
 	d.rowNNZ = make([]int32, len(nnz))
 	signs := 0
 	for r, n := range nnz {
@@ -106,13 +123,13 @@ func analyze(f *ggufx.File, i int, b *tensorBuf) (Decision, error) {
 	}
 	d.Z = 1 - float64(d.NonZero)/float64(d.Weights)
 	d.signBytes = signs + format.SignTailBytes
-	d.BitcosBytes = bitcosFamilyBytes(t.Name, k, rows, &b.s, d.signBytes, f.Alignment)
+	d.BitcosBytes = bitcosFamilyBytes(t.Name, k, rows, &scales, d.signBytes, f.Alignment)
 	switch {
 	case signs > math.MaxInt32-format.SignTailBytes:
 		d.Reason = "sign stream too large for the int32 row index"
 	case len(CompanionBase(t.Name)+SuffixScales) > maxNameLen:
 		d.Reason = fmt.Sprintf("companion names would exceed ggml's %d-character limit", maxNameLen)
-	case !canonical(c, b):
+	case !isCanonical:
 		d.Reason = "source bytes are not in canonical form; kept so that unpack stays byte-identical"
 	case d.BitcosBytes >= d.SourceBytes:
 		d.Reason = fmt.Sprintf("BITCOS is not smaller (%d >= %d bytes at z=%.3f)", d.BitcosBytes, d.SourceBytes, d.Z)
@@ -123,7 +140,10 @@ func analyze(f *ggufx.File, i int, b *tensorBuf) (Decision, error) {
 }
 
 // canonical reports whether re-encoding the decoded tensor gives back the
-// source bytes exactly (so that unpack can reproduce them).
+// source bytes exactly (so that unpack can reproduce them). Only TQ1_0 has
+// redundant byte values (243 trit patterns in 256 byte values); the 2-bit
+// layouts map codes, scales and the I2_S tail one to one, so a tensor that
+// holds no code 3 re-encodes to itself and needs no check.
 func canonical(c format.Codec, b *tensorBuf) bool {
 	out := make([]byte, len(b.raw))
 	if err := c.Encode(&b.p, &b.s, out); err != nil {

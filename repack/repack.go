@@ -2,6 +2,7 @@ package repack
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -10,6 +11,8 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+
+	"golang.org/x/sync/semaphore"
 
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
@@ -54,7 +57,7 @@ func DefaultOutput(in string) string {
 // smaller stored as BITCOS. The output is written to a temporary file in the
 // target directory, checked, and renamed into place; the input is only read.
 func Repack(in string, opt Options) (*Report, error) {
-	f, err := ggufx.Open(in)
+	f, err := openInput(in)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +153,7 @@ func sameFile(a, b string) (bool, error) {
 }
 
 // analyzeAll runs analyze on every tensor, workers at a time.
-func analyzeAll(f *ggufx.File, workers int) ([]Decision, error) {
+func analyzeAll(f *input, workers int) ([]Decision, error) {
 	dec := make([]Decision, len(f.Tensors))
 	errs := make([]error, len(f.Tensors))
 	jobs := make(chan int)
@@ -180,8 +183,8 @@ func analyzeAll(f *ggufx.File, workers int) ([]Decision, error) {
 
 // outputHeader builds the output's header: the input's KVs then the bitcos.*
 // KVs; each converted tensor followed by its three companions.
-func outputHeader(f *ggufx.File, dec []Decision) (ggufx.Header, []string, error) {
-	h := ggufx.HeaderFromFile(f)
+func outputHeader(f *input, dec []Decision) (ggufx.Header, []string, error) {
+	h := ggufx.HeaderFromFile(f.File)
 	h.Tensors = nil
 	var srcTypes []string
 	var tails []ggufx.KV
@@ -236,17 +239,21 @@ func outputHeader(f *ggufx.File, dec []Decision) (ggufx.Header, []string, error)
 	return h, srcTypes, nil
 }
 
+// lookAheadBytes bounds the encoded data waiting to be written.
+const lookAheadBytes = 96 << 20
+
 // piece is one encoded tensor ready to be written.
 type piece struct {
-	idx  int      // input tensor index
-	bufs [][]byte // encoded data, one per output tensor; nil: copy the input
-	err  error
+	idx     int      // input tensor index
+	bufs    [][]byte // encoded data, one per output tensor; nil: copy the input
+	err     error
+	release func() // returns the piece's look-ahead budget once written
 }
 
 // writeOutput writes header and data, encoding converted tensors on worker
 // goroutines (in order, bounded look-ahead) and streaming the others. It
 // returns the CRC-32C of every output tensor's data.
-func writeOutput(f *ggufx.File, dec []Decision, h ggufx.Header, out *os.File, opt Options) ([]uint32, error) {
+func writeOutput(f *input, dec []Decision, h ggufx.Header, out *os.File, opt Options) ([]uint32, error) {
 	bw := bufio.NewWriterSize(out, 4<<20)
 	w, err := ggufx.NewWriter(bw, h)
 	if err != nil {
@@ -256,9 +263,13 @@ func writeOutput(f *ggufx.File, dec []Decision, h ggufx.Header, out *os.File, op
 	for _, t := range w.Tensors() {
 		total += int64(t.Size)
 	}
-	// Futures in input order; at most Workers encodings in flight.
-	futures := make(chan chan piece, opt.Workers)
-	sem := make(chan struct{}, opt.Workers)
+	// Futures in input order. Encodings run on at most Workers goroutines
+	// and hold at most lookAheadBytes of encoded data waiting to be written
+	// (a larger tensor runs alone), so memory stays about
+	// lookAheadBytes + one tensor whatever the model.
+	futures := make(chan chan piece, 1024)
+	workers := semaphore.NewWeighted(int64(opt.Workers))
+	budget := semaphore.NewWeighted(lookAheadBytes)
 	go func() {
 		defer close(futures)
 		for i := range f.Tensors {
@@ -268,10 +279,14 @@ func writeOutput(f *ggufx.File, dec []Decision, h ggufx.Header, out *os.File, op
 				ch <- piece{idx: i}
 				continue
 			}
-			sem <- struct{}{}
+			cost := min(dec[i].BitcosBytes, lookAheadBytes)
+			budget.Acquire(context.Background(), cost)
+			workers.Acquire(context.Background(), 1)
 			go func(i int) {
-				defer func() { <-sem }()
-				ch <- encodeTensor(f, i, &dec[i])
+				defer workers.Release(1)
+				pc := encodeTensor(f, i, &dec[i])
+				pc.release = func() { budget.Release(cost) }
+				ch <- pc
 			}(i)
 		}
 	}()
@@ -282,6 +297,9 @@ func writeOutput(f *ggufx.File, dec []Decision, h ggufx.Header, out *os.File, op
 	var firstErr error
 	for ch := range futures {
 		pc := <-ch
+		if pc.release != nil {
+			pc.release() // its buffers are written below or dropped
+		}
 		if firstErr != nil {
 			continue // drain
 		}
@@ -290,26 +308,16 @@ func writeOutput(f *ggufx.File, dec []Decision, h ggufx.Header, out *os.File, op
 			continue
 		}
 		if pc.bufs == nil {
-			crc := uint32(0)
-			sec := f.Section(pc.idx)
-			for {
-				n, rerr := sec.Read(buf)
-				if n > 0 {
-					crc = crc32.Update(crc, table, buf[:n])
-					if _, err := w.Write(buf[:n]); err != nil {
-						firstErr = err
-						break
-					}
-					done += int64(n)
+			crc, n, err := copyTensor(w, f, pc.idx, buf, table, func(n int64) {
+				if opt.Progress != nil {
+					opt.Progress(done+n, total)
 				}
-				if rerr == io.EOF {
-					break
-				}
-				if rerr != nil {
-					firstErr = fmt.Errorf("%s: tensor %q: %w", f.Path, f.Tensors[pc.idx].Name, rerr)
-					break
-				}
+			})
+			if err != nil {
+				firstErr = err
+				continue
 			}
+			done += n
 			sums = append(sums, crc)
 		} else {
 			for _, b := range pc.bufs {
@@ -337,10 +345,55 @@ func writeOutput(f *ggufx.File, dec []Decision, h ggufx.Header, out *os.File, op
 	return sums, nil
 }
 
+// copyTensor writes tensor i of f to w unchanged, in chunks, and returns its
+// CRC-32C and length.
+func copyTensor(w io.Writer, f *input, i int, buf []byte, table *crc32.Table, progress func(int64)) (uint32, int64, error) {
+	fail := func(err error) (uint32, int64, error) {
+		return 0, 0, fmt.Errorf("%s: tensor %q: %w", f.Path, f.Tensors[i].Name, err)
+	}
+	var crc uint32
+	var n int64
+	if f.data != nil {
+		data, err := f.tensor(i, nil)
+		if err != nil {
+			return fail(err)
+		}
+		for len(data) > 0 {
+			c := data[:min(len(data), 8<<20)]
+			crc = crc32.Update(crc, table, c)
+			if _, err := w.Write(c); err != nil {
+				return 0, 0, err
+			}
+			n += int64(len(c))
+			data = data[len(c):]
+			progress(n)
+		}
+		return crc, n, nil
+	}
+	sec := f.Section(i)
+	for {
+		m, rerr := sec.Read(buf)
+		if m > 0 {
+			crc = crc32.Update(crc, table, buf[:m])
+			if _, err := w.Write(buf[:m]); err != nil {
+				return 0, 0, err
+			}
+			n += int64(m)
+			progress(n)
+		}
+		if rerr == io.EOF {
+			return crc, n, nil
+		}
+		if rerr != nil {
+			return fail(rerr)
+		}
+	}
+}
+
 // encodeTensor decodes tensor i again, encodes it as BITCOS and proves the
 // encoding: decoding the bytes about to be written must give back the source
 // codes and scale bits exactly.
-func encodeTensor(f *ggufx.File, i int, d *Decision) piece {
+func encodeTensor(f *input, i int, d *Decision) piece {
 	var b tensorBuf
 	if err := loadStock(f, i, &b); err != nil {
 		return piece{err: err}
@@ -374,7 +427,7 @@ func encodeTensor(f *ggufx.File, i int, d *Decision) piece {
 // planned tensors and every tensor's data must match the checksum taken when
 // it was written.
 func checkWritten(path string, h ggufx.Header, sums []uint32) error {
-	g, err := ggufx.Open(path)
+	g, err := openInput(path)
 	if err != nil {
 		return err
 	}
@@ -388,12 +441,22 @@ func checkWritten(path string, h ggufx.Header, sums []uint32) error {
 		if t.Name != h.Tensors[i].Name || t.Type != h.Tensors[i].Type {
 			return fmt.Errorf("tensor %d is %q %v, want %q %v", i, t.Name, t.Type, h.Tensors[i].Name, h.Tensors[i].Type)
 		}
-		br.Reset(g.Section(i))
-		crc := crc32.New(table)
-		if _, err := io.Copy(crc, br); err != nil {
-			return err
+		var sum uint32
+		if g.data != nil {
+			data, err := g.tensor(i, nil)
+			if err != nil {
+				return err
+			}
+			sum = crc32.Checksum(data, table)
+		} else {
+			br.Reset(g.Section(i))
+			crc := crc32.New(table)
+			if _, err := io.Copy(crc, br); err != nil {
+				return err
+			}
+			sum = crc.Sum32()
 		}
-		if crc.Sum32() != sums[i] {
+		if sum != sums[i] {
 			return fmt.Errorf("tensor %q: data read back differs from data written", t.Name)
 		}
 	}

@@ -72,7 +72,7 @@ var ffnRe = regexp.MustCompile(`^blk\.(\d+)\.ffn_(gate|up)\.weight$`)
 
 // Stats reads every ternary tensor of the file at path (stock or BITCOS).
 func Stats(path string) (*FileStats, error) {
-	f, err := ggufx.Open(path)
+	f, err := openInput(path)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +149,7 @@ func predictedSize(h ggufx.Header, align uint64, dec []Decision) (int64, error) 
 }
 
 // decisionFromPlanes describes a BITCOS tensor already in a file.
-func decisionFromPlanes(f *ggufx.File, i int, b *tensorBuf) Decision {
+func decisionFromPlanes(f *input, i int, b *tensorBuf) Decision {
 	t := f.Tensors[i]
 	d := Decision{Name: t.Name, Type: t.Type.String(), Dims: t.Dims, Source: t.Type, Layout: LayoutBitcos, isTernary: true}
 	d.Weights = int64(b.p.K) * int64(b.p.Rows)

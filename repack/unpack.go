@@ -23,7 +23,7 @@ func DefaultUnpackOutput(in string) string {
 // whose layout was canonical (Report.Canonical empty) the result is the
 // original file byte for byte.
 func Unpack(in, out string) error {
-	f, err := ggufx.Open(in)
+	f, err := openInput(in)
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func Unpack(in, out string) error {
 
 // unpackHeader drops the bitcos.* KVs and the companions and gives every
 // BITCOS tensor back its source type (bitcos.source_types, in tensor order).
-func unpackHeader(f *ggufx.File) (ggufx.Header, map[string]ggufx.GGMLType, error) {
+func unpackHeader(f *input) (ggufx.Header, map[string]ggufx.GGMLType, error) {
 	kv, ok := f.KV(KeyVersion)
 	if !ok {
 		return ggufx.Header{}, nil, fmt.Errorf("%s: not a BITCOS file (no %s)", f.Path, KeyVersion)
@@ -117,7 +117,7 @@ func unpackHeader(f *ggufx.File) (ggufx.Header, map[string]ggufx.GGMLType, error
 	if kv, ok := f.KV(KeySourceTypes); ok {
 		types, _ = kv.StringArray()
 	}
-	h := ggufx.HeaderFromFile(f)
+	h := ggufx.HeaderFromFile(f.File)
 	h.KVs = nil
 	for _, kv := range f.KVs {
 		if !strings.HasPrefix(kv.Key, KeyPrefix) {
@@ -139,7 +139,7 @@ func unpackHeader(f *ggufx.File) (ggufx.Header, map[string]ggufx.GGMLType, error
 			if !ok || CodecFor(st) == nil {
 				return h, nil, fmt.Errorf("%s: tensor %q: source type %q is not one unpack can write", f.Path, t.Name, types[n])
 			}
-			if _, err := findFamily(f, i); err != nil {
+			if _, err := findFamily(f.File, i); err != nil {
 				return h, nil, err
 			}
 			n++

@@ -40,12 +40,12 @@ func (v *VerifyResult) maxDiffs() int { return 20 }
 // byte. Either file may be a BITCOS file or a stock one, so the same check
 // serves unpack.
 func Verify(original, repacked string) (*VerifyResult, error) {
-	a, err := ggufx.Open(original)
+	a, err := openInput(original)
 	if err != nil {
 		return nil, err
 	}
 	defer a.Close()
-	b, err := ggufx.Open(repacked)
+	b, err := openInput(repacked)
 	if err != nil {
 		return nil, err
 	}
@@ -57,8 +57,8 @@ func Verify(original, repacked string) (*VerifyResult, error) {
 	if a.Alignment != b.Alignment {
 		v.diff("alignment %d vs %d", a.Alignment, b.Alignment)
 	}
-	compareKVs(v, a, b)
-	names := func(f *ggufx.File) []int {
+	compareKVs(v, a.File, b.File)
+	names := func(f *input) []int {
 		var idx []int
 		for i, t := range f.Tensors {
 			if !isCompanion(t.Name) {
@@ -118,7 +118,7 @@ func Verify(original, repacked string) (*VerifyResult, error) {
 func isTernaryType(t ggufx.GGMLType) bool { return t == ggufx.TypeBITCOS || CodecFor(t) != nil }
 
 // loadAny loads a stock ternary tensor or a BITCOS family.
-func loadAny(f *ggufx.File, i int, b *tensorBuf) error {
+func loadAny(f *input, i int, b *tensorBuf) error {
 	if f.Tensors[i].Type == ggufx.TypeBITCOS {
 		return loadBitcos(f, i, b)
 	}
@@ -186,7 +186,18 @@ func equalDims(a, b []uint64) bool {
 }
 
 // sameBytes streams two tensors and compares them.
-func sameBytes(a *ggufx.File, i int, b *ggufx.File, j int) (bool, error) {
+func sameBytes(a *input, i int, b *input, j int) (bool, error) {
+	if a.data != nil && b.data != nil {
+		da, err := a.tensor(i, nil)
+		if err != nil {
+			return false, err
+		}
+		db, err := b.tensor(j, nil)
+		if err != nil {
+			return false, err
+		}
+		return bytes.Equal(da, db), nil
+	}
 	ra, rb := a.Section(i), b.Section(j)
 	if ra.Size() != rb.Size() {
 		return false, nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 
 	"github.com/spf13/cobra"
 )
@@ -17,6 +18,24 @@ func main() {
 		Short:         "Store ternary GGUF weights below 1.58 bits, losslessly",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+	}
+	var cpuprofile string
+	root.PersistentFlags().StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
+	root.PersistentFlags().MarkHidden("cpuprofile")
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if cpuprofile == "" {
+			return nil
+		}
+		f, err := os.Create(cpuprofile)
+		if err != nil {
+			return err
+		}
+		return pprof.StartCPUProfile(f)
+	}
+	root.PersistentPostRun = func(cmd *cobra.Command, args []string) {
+		if cpuprofile != "" {
+			pprof.StopCPUProfile()
+		}
 	}
 	root.AddCommand(repackCmd(), statsCmd(), verifyCmd(), unpackCmd(), genCmd(), benchCmd())
 	if err := root.Execute(); err != nil {

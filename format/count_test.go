@@ -1,0 +1,53 @@
+package format
+
+import (
+	"errors"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestCountRowNonZeros(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, c := range []Codec{TQ2_0, Q2_0, I2S} {
+		for _, shape := range [][2]int{{256, 1}, {512, 3}, {2560, 5}} {
+			k, rows := shape[0], shape[1]
+			p := randomPlanes(rng, k, rows, 0.3+0.2*rng.Float64(), rows-1)
+			s := &Scales{Group: c.ScaleGroup(), F32: 0x3f800000}
+			if s.Group > 0 {
+				s.F16 = make([]uint16, rows*k/s.Group)
+				for i := range s.F16 {
+					s.F16[i] = uint16(rng.Uint32()) & 0x7bff // finite, random bits
+				}
+			}
+			buf := make([]byte, c.TensorBytes(k, rows))
+			if err := c.Encode(p, s, buf); err != nil {
+				t.Fatal(err)
+			}
+			got, err := CountRowNonZeros(c, buf, k, rows, nil)
+			if err != nil {
+				t.Fatalf("%s: %v", c.Name(), err)
+			}
+			want := RowNonZeros(p, nil)
+			for r := range want {
+				if got[r] != want[r] {
+					t.Fatalf("%s %dx%d row %d: counted %d non-zeros, want %d", c.Name(), rows, k, r, got[r], want[r])
+				}
+			}
+			// A code 3 must be reported as Decode reports it.
+			first := 0 // first code byte of the tensor
+			if c == Codec(Q2_0) {
+				first = 2
+			}
+			buf[first] |= 3
+			if _, err := CountRowNonZeros(c, buf, k, rows, nil); !errors.Is(err, ErrNotTernary) {
+				t.Fatalf("%s: code 3 not reported: %v", c.Name(), err)
+			}
+		}
+	}
+	if _, err := CountRowNonZeros(TQ1_0, make([]byte, 54), 256, 1, nil); err != ErrNoCounter {
+		t.Fatalf("TQ1_0: %v", err)
+	}
+	if _, err := CountRowNonZeros(TQ2_0, make([]byte, 65), 256, 1, nil); err == nil {
+		t.Fatal("short input accepted")
+	}
+}

@@ -1,0 +1,52 @@
+package repack
+
+import (
+	"fmt"
+
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+)
+
+// input is an open GGUF file whose tensor data is read through a read-only
+// memory map where the platform has one (no copy out of the page cache: the
+// repack reads its input twice), else with reads into reusable buffers.
+//
+// Like llama.cpp's own mmap, a file truncated by another process while it is
+// mapped faults on access; files are never modified by this project.
+type input struct {
+	*ggufx.File
+	data []byte // the whole file, or nil
+}
+
+func openInput(path string) (*input, error) {
+	f, err := ggufx.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	in := &input{File: f}
+	if f.FileSize > 0 {
+		in.data, _ = mapFile(path, f.FileSize) // fall back to reads on failure
+	}
+	return in, nil
+}
+
+func (in *input) Close() error {
+	if in.data != nil {
+		unmapFile(in.data)
+		in.data = nil
+	}
+	return in.File.Close()
+}
+
+// tensor returns tensor i's bytes: a slice of the mapping (do not modify it)
+// or buf filled by a read.
+func (in *input) tensor(i int, buf []byte) ([]byte, error) {
+	if in.data == nil {
+		return in.ReadTensor(i, buf)
+	}
+	t := in.Tensors[i]
+	start := in.DataOffset + t.Offset
+	if start+t.Size > uint64(len(in.data)) {
+		return nil, fmt.Errorf("%s: tensor %q lies beyond the end of the file", in.Path, t.Name)
+	}
+	return in.data[start : start+t.Size : start+t.Size], nil
+}
