@@ -157,7 +157,10 @@ func TestBitcosRejectsCorrupt(t *testing.T) {
 		{"short index", 256, bm, sg, ix[:len(ix)-4], "row index"},
 		{"k not 128", 192, bm, sg, ix, "multiple of 128"},
 		{"no tail", 256, bm, sg[:len(sg)-1], ix, "beyond"},
-		{"index start", 256, bm, sg, func() []byte { _, _, x := mut(func(a, b, c []byte) ([]byte, []byte, []byte) { c[0] = 1; return a, b, c }); return x }(), "starts at"},
+		{"index start", 256, bm, sg, func() []byte {
+			_, _, x := mut(func(a, b, c []byte) ([]byte, []byte, []byte) { c[0] = 1; return a, b, c })
+			return x
+		}(), "starts at"},
 		{"bitmap bit flipped", 256, func() []byte { b := bytes.Clone(bm); b[0] ^= 0xff; return b }(), sg, ix, "non-zero weights"},
 		{"tail not zero", 256, bm, func() []byte { s := bytes.Clone(sg); s[len(s)-1] = 1; return s }(), ix, "zero padding"},
 		{"long stream", 256, bm, append(bytes.Clone(sg), 0), ix, "sign stream is"},

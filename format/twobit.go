@@ -171,31 +171,18 @@ func shuffle64(x uint64) uint64 {
 	return x
 }
 
-// codeLanes turns the 8 bytes v = q[8i..8i+7] of a 32-byte group (TQ2_0 byte
-// order: bits 2l+1:2l of byte m hold the code of element 32l+8i+m) into
-// present and neg bits, one group l per 16-bit lane: bit m of lane l (low
-// byte) is element 32l+8i+m. bad has a bit set for every code 3.
-//
-// Transposing the bytes as an 8x8 bit matrix puts bit 0 of the 8 codes of
-// group l in byte 2l and bit 1 in byte 2l+1, so one pass of word logic handles
-// all 32 codes.
-func codeLanes(v uint64) (p, n, bad uint64) {
-	t := transpose8x8(v)
-	b0 := t & lanes8
-	b1 := t >> 8 & lanes8
-	return (b1 | ^b0) & lanes8, ^(b1 | b0) & lanes8, b1 & b0
-}
-
 // decode128 reads 32 bytes holding 128 2-bit codes in TQ2_0 byte order
 // (element 32l+m is byte m, bits 2l+1:2l) and returns the Present and Neg
 // words of elements 0..63 (p0, n0) and 64..127 (p1, n1); bad is non-zero iff
 // some code is 3. swap selects I2_S byte order (element 32l+m in bits
 // 7-2l:6-2l), which is TQ2_0 order with the fields of each byte reversed.
 //
-// codeLanes gives 8 elements of each of the 4 groups per 8-byte load; the
-// lanes of loads 0,1 (elements 0..15 of each group) and 2,3 (16..31) are
-// stacked into a and b, and zip16 then lays the groups out in element order:
-// group l's 32 bits = lane l of a | lane l of b << 16.
+// Each 8-byte load i is an 8x8 bit matrix (row = byte, column = bit);
+// transposing it puts bit 0 of the codes of elements 32l+8i..32l+8i+7 in
+// byte 2l and their bit 1 in byte 2l+1. Stacking loads 0 and 1 (elements
+// 0..15 of every group) and 2 and 3 (16..31) gives one group per 16-bit lane,
+// where present/neg/code 3 are plain word logic; zip16 then lays the lanes
+// out in element order: group l's 32 bits = lane l of lo | lane l of hi << 16.
 func decode128(q *[32]byte, swap bool) (p0, p1, n0, n1, bad uint64) {
 	v0 := binary.LittleEndian.Uint64(q[0:8])
 	v1 := binary.LittleEndian.Uint64(q[8:16])
@@ -204,38 +191,36 @@ func decode128(q *[32]byte, swap bool) (p0, p1, n0, n1, bad uint64) {
 	if swap {
 		v0, v1, v2, v3 = swapPairs(v0), swapPairs(v1), swapPairs(v2), swapPairs(v3)
 	}
-	pa, na, ba := codeLanes(v0)
-	pb, nb, bb := codeLanes(v1)
-	pc, nc, bc := codeLanes(v2)
-	pd, nd, bd := codeLanes(v3)
-	pLo, pHi := pa|pb<<8, pc|pd<<8
-	nLo, nHi := na|nb<<8, nc|nd<<8
+	t0, t1, t2, t3 := transpose8x8(v0), transpose8x8(v1), transpose8x8(v2), transpose8x8(v3)
+	b0Lo := t0&lanes8 | t1<<8&^lanes8 // code bit 0, elements 32l+0..15 in lane l
+	b1Lo := t0>>8&lanes8 | t1&^lanes8 // code bit 1
+	b0Hi := t2&lanes8 | t3<<8&^lanes8 // the same for elements 32l+16..31
+	b1Hi := t2>>8&lanes8 | t3&^lanes8
+	pLo, pHi := b1Lo|^b0Lo, b1Hi|^b0Hi
+	nLo, nHi := ^(b1Lo | b0Lo), ^(b1Hi | b0Hi)
 	p0, p1 = zip16(pLo, pHi), zip16(pLo>>32, pHi>>32)
 	n0, n1 = zip16(nLo, nHi), zip16(nLo>>32, nHi>>32)
-	return p0, p1, n0, n1, ba | bb | bc | bd
+	return p0, p1, n0, n1, b1Lo&b0Lo | b1Hi&b0Hi
 }
 
 // encode128 is the inverse of decode128: it writes the codes of the 128
 // weights whose Present/Neg words are p0, n0 (elements 0..63) and p1, n1
 // (64..127) into q. Neg bits outside Present are ignored (written as 0).
 func encode128(q *[32]byte, p0, p1, n0, n1 uint64, swap bool) {
-	// Code bit planes, element order.
-	b0Lo, b0Hi := ^p0, ^p1
-	b1Lo, b1Hi := p0&^n0, p1&^n1
-	// Back to one group per 16-bit lane: lo holds elements 0..15 of each
-	// group, hi elements 16..31.
-	x0, y0 := unzip16(b0Lo)
-	x1, y1 := unzip16(b0Hi)
-	e0Lo, e0Hi := x0|x1<<32, y0|y1<<32
-	x0, y0 = unzip16(b1Lo)
-	x1, y1 = unzip16(b1Hi)
-	e1Lo, e1Hi := x0|x1<<32, y0|y1<<32
-	// Per 8-byte store: bit 0 of group l's 8 codes in byte 2l, bit 1 in
+	// Code bit planes in element order, then one group per 16-bit lane: lo
+	// holds elements 0..15 of each group, hi elements 16..31.
+	x0, y0 := unzip16(^p0)
+	x1, y1 := unzip16(^p1)
+	b0Lo, b0Hi := x0|x1<<32, y0|y1<<32
+	x0, y0 = unzip16(p0 &^ n0)
+	x1, y1 = unzip16(p1 &^ n1)
+	b1Lo, b1Hi := x0|x1<<32, y0|y1<<32
+	// Per 8-byte store i: bit 0 of group l's 8 codes in byte 2l, bit 1 in
 	// byte 2l+1; the transpose turns that into one byte per element.
-	v0 := transpose8x8(e0Lo&lanes8 | (e1Lo&lanes8)<<8)
-	v1 := transpose8x8(e0Lo>>8&lanes8 | (e1Lo>>8&lanes8)<<8)
-	v2 := transpose8x8(e0Hi&lanes8 | (e1Hi&lanes8)<<8)
-	v3 := transpose8x8(e0Hi>>8&lanes8 | (e1Hi>>8&lanes8)<<8)
+	v0 := transpose8x8(b0Lo&lanes8 | b1Lo<<8&^lanes8)
+	v1 := transpose8x8(b0Lo>>8&lanes8 | b1Lo&^lanes8)
+	v2 := transpose8x8(b0Hi&lanes8 | b1Hi<<8&^lanes8)
+	v3 := transpose8x8(b0Hi>>8&lanes8 | b1Hi&^lanes8)
 	if swap {
 		v0, v1, v2, v3 = swapPairs(v0), swapPairs(v1), swapPairs(v2), swapPairs(v3)
 	}

@@ -121,6 +121,9 @@ func Repack(in string, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if st, err := os.Stat(in); err == nil {
+		tmp.Chmod(st.Mode().Perm()) // the output is as readable as the input
+	}
 	if err := tmp.Sync(); err != nil {
 		return nil, fmt.Errorf("%s: %w", tmp.Name(), err)
 	}

@@ -83,6 +83,9 @@ func Unpack(in, out string) error {
 	if err := bw.Flush(); err != nil {
 		return err
 	}
+	if st, err := os.Stat(in); err == nil {
+		tmp.Chmod(st.Mode().Perm())
+	}
 	if err := tmp.Sync(); err != nil {
 		return err
 	}

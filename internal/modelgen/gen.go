@@ -138,6 +138,9 @@ func Write(path string, s Spec) error {
 	if err := bw.Flush(); err != nil {
 		return err
 	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
+	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
