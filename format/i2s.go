@@ -60,7 +60,7 @@ func (i2sCodec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
 	if err != nil {
 		return err
 	}
-	p.Reset(k, rows)
+	planesFor(p, k, rows)
 	firstBad := -1
 	for g := range ng {
 		q := (*[i2sBytes]byte)(src[g*i2sBytes : (g+1)*i2sBytes])

@@ -55,7 +55,7 @@ func (q2_0Codec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
 	if err != nil {
 		return err
 	}
-	p.Reset(k, rows)
+	planesFor(p, k, rows)
 	s.Group, s.F32, s.Tail = q2Elems, 0, s.Tail[:0]
 	s.F16 = resizeU16(s.F16, nb)
 	pres, neg, d := p.Present[:nb], p.Neg[:nb], s.F16[:nb]

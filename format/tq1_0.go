@@ -135,7 +135,7 @@ func (tq1_0Codec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
 	if err != nil {
 		return err
 	}
-	p.Reset(k, rows)
+	planesFor(p, k, rows)
 	s.Group, s.F32, s.Tail = tq1Elems, 0, s.Tail[:0]
 	s.F16 = resizeU16(s.F16, nb)
 	for b := range nb {
@@ -147,59 +147,68 @@ func (tq1_0Codec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
 	return nil
 }
 
-// tq1Digits computes, for 8 output bytes at once (one per byte lane), the
-// base-3 number q = sum code_n*3^(4-n) of 5 trits. pres[n]/neg[n] hold the
-// flags of trit n for the 8 bytes in bits sh..sh+7. A lane's code is
-// 1 + present - 2*neg (0, 1 or 2; neg is masked into present beforehand, so
-// a lane never borrows), and Horner's rule runs on all lanes together: no
-// partial value exceeds 242, so lanes never carry into each other.
-func tq1Digits(pres, neg *[5]uint64, sh uint) uint64 {
-	var q uint64
-	for n := range 5 {
-		c := bytes1 + tq1Spread[uint8(pres[n]>>sh)] - tq1Spread[uint8(neg[n]>>sh)]<<1
-		q = q*3 + c
-	}
-	return q
+// tq1Trit is one trit of 8 output bytes at once, a code (0, 1 or 2) per
+// byte lane: 1 + present - 2*neg, from 8 present and 8 neg flags (neg
+// already masked into present, so no lane borrows).
+func tq1Trit(p, n uint64) uint64 {
+	return bytes1 + tq1Spread[uint8(p)] - tq1Spread[uint8(n)]<<1
+}
+
+// tq1Digits5 is, per byte lane, the base-3 number q = sum code_n*3^(4-n) of
+// 5 trits whose flags are the low bytes of p0..p4 and n0..n4. Horner's rule
+// runs on all 8 lanes together: no partial value exceeds 242, so no lane
+// carries into the next.
+func tq1Digits5(p0, p1, p2, p3, p4, n0, n1, n2, n3, n4 uint64) uint64 {
+	q := tq1Trit(p0, n0)
+	q = q*3 + tq1Trit(p1, n1)
+	q = q*3 + tq1Trit(p2, n2)
+	q = q*3 + tq1Trit(p3, n3)
+	return q*3 + tq1Trit(p4, n4)
 }
 
 // tq1Put8 stores the 8 lanes of q, each a value below 243, as their bytes.
-func tq1Put8(dst *[8]byte, q uint64) {
-	for i := range 8 {
-		dst[i] = tq1Byte[uint8(q>>(8*i))]
-	}
+func tq1Put8(dst []byte, q uint64) {
+	dst = dst[:8]
+	dst[0] = tq1Byte[uint8(q)]
+	dst[1] = tq1Byte[uint8(q>>8)]
+	dst[2] = tq1Byte[uint8(q>>16)]
+	dst[3] = tq1Byte[uint8(q>>24)]
+	dst[4] = tq1Byte[uint8(q>>32)]
+	dst[5] = tq1Byte[uint8(q>>40)]
+	dst[6] = tq1Byte[uint8(q>>48)]
+	dst[7] = tq1Byte[uint8(q>>56)]
 }
 
-// tq1EncodeBlock writes one block's codes (not its scale).
+// tq1EncodeBlock writes one block's codes (not its scale) from its 4 Present
+// and Neg words.
 func tq1EncodeBlock(blk *[tq1Bytes]byte, pw, nw *[4]uint64) {
-	var n [4]uint64
-	for i := range 4 {
-		n[i] = nw[i] & pw[i]
+	p0, p1, p2, p3 := pw[0], pw[1], pw[2], pw[3]
+	n0, n1, n2, n3 := nw[0]&p0, nw[1]&p1, nw[2]&p2, nw[3]&p3
+	// qs[0..31]: trit n of byte m is element 32n+m, i.e. bit m of the 32-bit
+	// group starting at bit 32n: byte i of each group feeds bytes 8i..8i+7.
+	for i, sh := range [4]uint{0, 8, 16, 24} {
+		q := tq1Digits5(p0>>sh, p0>>(32+sh), p1>>sh, p1>>(32+sh), p2>>sh,
+			n0>>sh, n0>>(32+sh), n1>>sh, n1>>(32+sh), n2>>sh)
+		tq1Put8(blk[8*i:], q)
 	}
-	// qs[0..31]: trit n of byte m is element 32n+m.
-	pg := [5]uint64{pw[0], pw[0] >> 32, pw[1], pw[1] >> 32, pw[2]}
-	ng := [5]uint64{n[0], n[0] >> 32, n[1], n[1] >> 32, n[2]}
-	for i := range 4 {
-		tq1Put8((*[8]byte)(blk[8*i:8*i+8]), tq1Digits(&pg, &ng, uint(8*i)))
-	}
-	// qs[32..47]: trit n of byte 32+m is element 160+16n+m.
-	pg = [5]uint64{pw[2] >> 32, pw[2] >> 48, pw[3], pw[3] >> 16, pw[3] >> 32}
-	ng = [5]uint64{n[2] >> 32, n[2] >> 48, n[3], n[3] >> 16, n[3] >> 32}
-	for i := range 2 {
-		tq1Put8((*[8]byte)(blk[32+8*i:40+8*i]), tq1Digits(&pg, &ng, uint(8*i)))
-	}
-	// qh[j]: trit n < 4 is element 240+4n+j (a nibble of word 3 per n); the
-	// four trits are then shifted up one place (times 3), as the reference
-	// does, leaving trit 4 zero.
-	var q uint64
-	for t := range 4 {
-		sh := uint(48 + 4*t)
-		c := bytes1 + tq1Spread[pw[3]>>sh&0xf] - tq1Spread[n[3]>>sh&0xf]<<1
-		q = q*3 + c
-	}
+	// qs[32..47]: trit n of byte 32+m is element 160+16n+m (16-bit groups
+	// from bit 32 of word 2 on).
+	tq1Put8(blk[32:], tq1Digits5(p2>>32, p2>>48, p3, p3>>16, p3>>32,
+		n2>>32, n2>>48, n3, n3>>16, n3>>32))
+	tq1Put8(blk[40:], tq1Digits5(p2>>40, p2>>56, p3>>8, p3>>24, p3>>40,
+		n2>>40, n2>>56, n3>>8, n3>>24, n3>>40))
+	// qh[j]: trit n < 4 is element 240+4n+j, the nibble at bit 48+4n of word
+	// 3. The four trits are then shifted up one place (times 3), as the
+	// reference does, leaving trit 4 zero. Lanes 4..7 are unused.
+	q := tq1Trit(p3>>48&0xf, n3>>48&0xf)
+	q = q*3 + tq1Trit(p3>>52&0xf, n3>>52&0xf)
+	q = q*3 + tq1Trit(p3>>56&0xf, n3>>56&0xf)
+	q = q*3 + tq1Trit(p3>>60, n3>>60)
 	q *= 3
-	for j := range 4 {
-		blk[48+j] = tq1Byte[uint8(q>>(8*j))]
-	}
+	blk[48] = tq1Byte[uint8(q)]
+	blk[49] = tq1Byte[uint8(q>>8)]
+	blk[50] = tq1Byte[uint8(q>>16)]
+	blk[51] = tq1Byte[uint8(q>>24)]
 }
 
 // Encode writes p and s as TQ1_0, byte for byte as quantize_row_tq1_0_ref

@@ -44,7 +44,7 @@ func (tq2_0Codec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
 	if err != nil {
 		return err
 	}
-	p.Reset(k, rows)
+	planesFor(p, k, rows)
 	s.Group, s.F32, s.Tail = tq2Elems, 0, s.Tail[:0]
 	s.F16 = resizeU16(s.F16, nb)
 	firstBad := -1

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // Shared machinery of the stock layouts (TQ2_0, TQ1_0, Q2_0, I2_S): size and
@@ -113,14 +114,6 @@ func transpose8x8(x uint64) uint64 {
 	return x
 }
 
-// swapPairs reverses the order of the four 2-bit fields of every byte. It
-// turns I2_S bytes (first group in bits 7:6) into TQ2_0 order (first group in
-// bits 1:0) and back.
-func swapPairs(v uint64) uint64 {
-	v = v>>4&0x0f0f0f0f0f0f0f0f | v&0x0f0f0f0f0f0f0f0f<<4
-	return v>>2&0x3333333333333333 | v&0x3333333333333333<<2
-}
-
 // zip16 interleaves the 16-bit lanes of the low halves of x = [x0 x1] and
 // y = [y0 y1] into [x0 y0 x1 y1] (lane 0 lowest).
 func zip16(x, y uint64) uint64 {
@@ -174,28 +167,34 @@ func shuffle64(x uint64) uint64 {
 // decode128 reads 32 bytes holding 128 2-bit codes in TQ2_0 byte order
 // (element 32l+m is byte m, bits 2l+1:2l) and returns the Present and Neg
 // words of elements 0..63 (p0, n0) and 64..127 (p1, n1); bad is non-zero iff
-// some code is 3. swap selects I2_S byte order (element 32l+m in bits
-// 7-2l:6-2l), which is TQ2_0 order with the fields of each byte reversed.
+// some code is 3. i2s selects I2_S byte order (element 32l+m in bits
+// 7-2l:6-2l).
 //
 // Each 8-byte load i is an 8x8 bit matrix (row = byte, column = bit);
 // transposing it puts bit 0 of the codes of elements 32l+8i..32l+8i+7 in
-// byte 2l and their bit 1 in byte 2l+1. Stacking loads 0 and 1 (elements
-// 0..15 of every group) and 2 and 3 (16..31) gives one group per 16-bit lane,
-// where present/neg/code 3 are plain word logic; zip16 then lays the lanes
-// out in element order: group l's 32 bits = lane l of lo | lane l of hi << 16.
-func decode128(q *[32]byte, swap bool) (p0, p1, n0, n1, bad uint64) {
-	v0 := binary.LittleEndian.Uint64(q[0:8])
-	v1 := binary.LittleEndian.Uint64(q[8:16])
-	v2 := binary.LittleEndian.Uint64(q[16:24])
-	v3 := binary.LittleEndian.Uint64(q[24:32])
-	if swap {
-		v0, v1, v2, v3 = swapPairs(v0), swapPairs(v1), swapPairs(v2), swapPairs(v3)
+// byte 2l and their bit 1 in byte 2l+1. (In I2_S order they land in bytes
+// 6-2l and 7-2l: a byte swap of the word then gives group l byte 2l+1 for
+// bit 0 and byte 2l for bit 1, so only the roles of the two bytes change.)
+// Stacking loads 0 and 1 (elements 0..15 of every group) and 2 and 3
+// (16..31) gives one group per 16-bit lane, where present/neg/code 3 are
+// plain word logic; zip16 then lays the lanes out in element order: group
+// l's 32 bits = lane l of lo | lane l of hi << 16.
+func decode128(q *[32]byte, i2s bool) (p0, p1, n0, n1, bad uint64) {
+	t0 := transpose8x8(binary.LittleEndian.Uint64(q[0:8]))
+	t1 := transpose8x8(binary.LittleEndian.Uint64(q[8:16]))
+	t2 := transpose8x8(binary.LittleEndian.Uint64(q[16:24]))
+	t3 := transpose8x8(binary.LittleEndian.Uint64(q[24:32]))
+	if i2s {
+		t0, t1, t2, t3 = bits.ReverseBytes64(t0), bits.ReverseBytes64(t1), bits.ReverseBytes64(t2), bits.ReverseBytes64(t3)
 	}
-	t0, t1, t2, t3 := transpose8x8(v0), transpose8x8(v1), transpose8x8(v2), transpose8x8(v3)
-	b0Lo := t0&lanes8 | t1<<8&^lanes8 // code bit 0, elements 32l+0..15 in lane l
-	b1Lo := t0>>8&lanes8 | t1&^lanes8 // code bit 1
-	b0Hi := t2&lanes8 | t3<<8&^lanes8 // the same for elements 32l+16..31
-	b1Hi := t2>>8&lanes8 | t3&^lanes8
+	eLo := t0&lanes8 | t1<<8&^lanes8 // even bytes: elements 32l+0..15 in lane l
+	oLo := t0>>8&lanes8 | t1&^lanes8 // odd bytes
+	eHi := t2&lanes8 | t3<<8&^lanes8 // the same for elements 32l+16..31
+	oHi := t2>>8&lanes8 | t3&^lanes8
+	b0Lo, b1Lo, b0Hi, b1Hi := eLo, oLo, eHi, oHi // code bits 0 and 1
+	if i2s {
+		b0Lo, b1Lo, b0Hi, b1Hi = oLo, eLo, oHi, eHi
+	}
 	pLo, pHi := b1Lo|^b0Lo, b1Hi|^b0Hi
 	nLo, nHi := ^(b1Lo | b0Lo), ^(b1Hi | b0Hi)
 	p0, p1 = zip16(pLo, pHi), zip16(pLo>>32, pHi>>32)
@@ -206,7 +205,7 @@ func decode128(q *[32]byte, swap bool) (p0, p1, n0, n1, bad uint64) {
 // encode128 is the inverse of decode128: it writes the codes of the 128
 // weights whose Present/Neg words are p0, n0 (elements 0..63) and p1, n1
 // (64..127) into q. Neg bits outside Present are ignored (written as 0).
-func encode128(q *[32]byte, p0, p1, n0, n1 uint64, swap bool) {
+func encode128(q *[32]byte, p0, p1, n0, n1 uint64, i2s bool) {
 	// Code bit planes in element order, then one group per 16-bit lane: lo
 	// holds elements 0..15 of each group, hi elements 16..31.
 	x0, y0 := unzip16(^p0)
@@ -215,17 +214,36 @@ func encode128(q *[32]byte, p0, p1, n0, n1 uint64, swap bool) {
 	x0, y0 = unzip16(p0 &^ n0)
 	x1, y1 = unzip16(p1 &^ n1)
 	b1Lo, b1Hi := x0|x1<<32, y0|y1<<32
-	// Per 8-byte store i: bit 0 of group l's 8 codes in byte 2l, bit 1 in
-	// byte 2l+1; the transpose turns that into one byte per element.
-	v0 := transpose8x8(b0Lo&lanes8 | b1Lo<<8&^lanes8)
-	v1 := transpose8x8(b0Lo>>8&lanes8 | b1Lo&^lanes8)
-	v2 := transpose8x8(b0Hi&lanes8 | b1Hi<<8&^lanes8)
-	v3 := transpose8x8(b0Hi>>8&lanes8 | b1Hi&^lanes8)
-	if swap {
-		v0, v1, v2, v3 = swapPairs(v0), swapPairs(v1), swapPairs(v2), swapPairs(v3)
+	eLo, oLo, eHi, oHi := b0Lo, b1Lo, b0Hi, b1Hi
+	if i2s {
+		eLo, oLo, eHi, oHi = b1Lo, b0Lo, b1Hi, b0Hi
 	}
-	binary.LittleEndian.PutUint64(q[0:8], v0)
-	binary.LittleEndian.PutUint64(q[8:16], v1)
-	binary.LittleEndian.PutUint64(q[16:24], v2)
-	binary.LittleEndian.PutUint64(q[24:32], v3)
+	// Per 8-byte store i: the even byte of lane l holds one bit of group
+	// l's 8 codes, the odd byte the other; the transpose turns that into
+	// one byte per element.
+	t0 := eLo&lanes8 | oLo<<8&^lanes8
+	t1 := eLo>>8&lanes8 | oLo&^lanes8
+	t2 := eHi&lanes8 | oHi<<8&^lanes8
+	t3 := eHi>>8&lanes8 | oHi&^lanes8
+	if i2s {
+		t0, t1, t2, t3 = bits.ReverseBytes64(t0), bits.ReverseBytes64(t1), bits.ReverseBytes64(t2), bits.ReverseBytes64(t3)
+	}
+	binary.LittleEndian.PutUint64(q[0:8], transpose8x8(t0))
+	binary.LittleEndian.PutUint64(q[8:16], transpose8x8(t1))
+	binary.LittleEndian.PutUint64(q[16:24], transpose8x8(t2))
+	binary.LittleEndian.PutUint64(q[24:32], transpose8x8(t3))
+}
+
+// planesFor sizes p for rows x k weights like Planes.Reset, reusing its
+// buffers, but does not clear them: for decoders that write every word.
+func planesFor(p *Planes, k, rows int) {
+	n := k / 64 * rows
+	p.K, p.Rows = k, rows
+	if cap(p.Present) < n || cap(p.Neg) < n {
+		p.Present = make([]uint64, n)
+		p.Neg = make([]uint64, n)
+		return
+	}
+	p.Present = p.Present[:n]
+	p.Neg = p.Neg[:n]
 }

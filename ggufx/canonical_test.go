@@ -15,7 +15,7 @@ func TestCanonical(t *testing.T) {
 		t.Fatalf("written file not canonical: %v", err)
 	}
 	t0, t2 := f.Tensors[0], f.Tensors[2]
-	pad0 := int(f.DataOffset + t0.Offset + t0.Size)      // first padding byte after tensor 0
+	pad0 := int(f.DataOffset + t0.Offset + t0.Size)    // first padding byte after tensor 0
 	padLast := int(f.DataOffset+t2.Offset+t2.Size) + 3 // inside the final padding
 	tests := []struct {
 		name  string

@@ -58,7 +58,7 @@ type File struct {
 	KVs        []KV
 	Tensors    []TensorInfo
 	Alignment  uint64
-	DataOffset uint64 // absolute offset of the data section
+	DataOffset uint64 // absolute offset of the data section (the header size rounded up to Alignment; past FileSize only in a tensor-less file without header padding)
 	FileSize   int64
 
 	r         io.ReaderAt

@@ -279,6 +279,7 @@ func TestCorrupt(t *testing.T) {
 		{"removed type 4", rawFile{version: 3, tensors: []rawTensor{{name: "w", dims: []uint64{32}, typ: 4}}}, nil, []string{"unknown ggml type id 4"}},
 		{"block size", rawFile{version: 3, tensors: []rawTensor{{name: "w", dims: []uint64{100, 2}, typ: uint32(TypeTQ2_0)}}}, nil, []string{`tensor 0 "w"`, "ne0 = 100", "block size 256"}},
 		{"name too long", rawFile{version: 3, tensors: []rawTensor{{name: strings.Repeat("n", 64), dims: []uint64{1}, typ: f32}}}, nil, []string{"tensor 0", "64 bytes long"}},
+		{"NUL in tensor name", rawFile{version: 3, tensors: []rawTensor{{name: "a\x00b", dims: []uint64{1}, typ: f32}}, dataBytes: 32}, nil, []string{"tensor 0", "NUL byte"}},
 		{"huge name length", rawFile{}, append(rawFile{version: 3, nTensors: u64p(1)}.bytes()[:24], append(le64(1<<62), make([]byte, 40)...)...), []string{"tensor 0", "tensor name length 4611686018427387904"}},
 		{"duplicate tensor", rawFile{version: 3, tensors: []rawTensor{okTensor, {name: "w", dims: []uint64{8}, typ: f32, offset: 32}}, dataBytes: 64}, nil, []string{`tensor 1 "w"`, "duplicate tensor name (also tensor 0)"}},
 		{"misaligned offset", rawFile{version: 3, tensors: []rawTensor{okTensor, {name: "blk.0.attn_q.weight", dims: []uint64{8}, typ: f32, offset: 1234}}, dataBytes: 2048}, nil, []string{`tensor 1 "blk.0.attn_q.weight"`, "offset 1234 is not aligned to 32"}},

@@ -14,6 +14,7 @@ const (
 	LayoutBitcos = "BITCOS"
 	LayoutKept   = "kept"   // a ternary-typed tensor left in its stock type
 	LayoutCopied = "copied" // not a ternary tensor
+	LayoutTQ2    = "tq2_0"  // a float master's tensor ternarized, kept as TQ2_0
 )
 
 // Decision is what repack does with one tensor, and why.
@@ -37,6 +38,21 @@ type Decision struct {
 	signBytes int     // sign stream length including its tail
 	rowNNZ    []int32 // per-row non-zero counts (stats: dead neurons)
 	isTernary bool
+	master    bool // ternarized from a float master (master.go)
+}
+
+// fillCounts sets the counts, z and sign stream size from per-row non-zeros.
+func fillCounts(d *Decision, nnz []int) {
+	d.rowNNZ = make([]int32, len(nnz))
+	signs := 0
+	d.NonZero = 0
+	for r, n := range nnz {
+		d.NonZero += int64(n)
+		d.rowNNZ[r] = int32(n)
+		signs += (n + 7) / 8
+	}
+	d.Z = 1 - float64(d.NonZero)/float64(d.Weights)
+	d.signBytes = signs + format.SignTailBytes
 }
 
 // Ternary reports whether the tensor decoded as ternary.
@@ -71,12 +87,18 @@ func bitcosFamilyBytes(weight string, k, rows int, s *format.Scales, signBytes i
 
 // analyze decides the fate of tensor i of a stock file. When the tensor is
 // converted, b holds its planes and scales afterwards.
-func analyze(f *input, i int, b *tensorBuf) (Decision, error) {
+//
+// With ternarize, the projection weights of a float master are ternarized
+// (master.go).
+func analyze(f *input, i int, b *tensorBuf, ternarize bool) (Decision, error) {
 	t := f.Tensors[i]
 	d := Decision{Name: t.Name, Type: t.Type.String(), Dims: t.Dims, Source: t.Type,
 		SourceBytes: int64(pad(t.Size, f.Alignment)), Layout: LayoutCopied}
 	if n, err := ggufx.Elements(t.Dims); err == nil {
 		d.Weights = int64(n)
+	}
+	if ternarize && ternarizable(t) {
+		return d, analyzeMaster(f, i, b, &d)
 	}
 	c := CodecFor(t.Type)
 	if c == nil {
@@ -114,15 +136,8 @@ func analyze(f *input, i int, b *tensorBuf) (Decision, error) {
 	}
 	d.isTernary = true
 	scales := format.Scales{Group: c.ScaleGroup()}
-	d.rowNNZ = make([]int32, len(nnz))
-	signs := 0
-	for r, n := range nnz {
-		d.NonZero += int64(n)
-		d.rowNNZ[r] = int32(n)
-		signs += (n + 7) / 8
-	}
-	d.Z = 1 - float64(d.NonZero)/float64(d.Weights)
-	d.signBytes = signs + format.SignTailBytes
+	fillCounts(&d, nnz)
+	signs := d.signBytes - format.SignTailBytes
 	d.BitcosBytes = bitcosFamilyBytes(t.Name, k, rows, &scales, d.signBytes, f.Alignment)
 	switch {
 	case signs > math.MaxInt32-format.SignTailBytes:

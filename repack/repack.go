@@ -26,6 +26,9 @@ type Options struct {
 	// Workers is the number of tensors analysed and encoded in parallel
 	// (default GOMAXPROCS). Memory is about two tensors per worker.
 	Workers int
+	// Ternarize ternarizes the projection weights of a float (F16, BF16,
+	// F32) master with BitNet's absmean rule: the one lossy path (master.go).
+	Ternarize bool
 	// Progress, if set, is called with bytes done and total, from one
 	// goroutine, as the output is written.
 	Progress func(done, total int64)
@@ -85,12 +88,12 @@ func Repack(in string, opt Options) (*Report, error) {
 	}
 
 	// Pass 1: decide every tensor (decode, count, size).
-	dec, err := analyzeAll(f, opt.Workers)
+	dec, err := analyzeAll(f, opt.Workers, opt.Ternarize)
 	if err != nil {
 		return nil, err
 	}
 	rep.Tensors = dec
-	h, srcTypes, err := outputHeader(f, dec)
+	h, err := outputHeader(f, dec)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +105,6 @@ func Repack(in string, opt Options) (*Report, error) {
 			rep.Kept++
 		}
 	}
-	_ = srcTypes
 
 	// Pass 2: write.
 	dir := filepath.Dir(opt.Output)
@@ -156,7 +158,7 @@ func sameFile(a, b string) (bool, error) {
 }
 
 // analyzeAll runs analyze on every tensor, workers at a time.
-func analyzeAll(f *input, workers int) ([]Decision, error) {
+func analyzeAll(f *input, workers int, ternarize bool) ([]Decision, error) {
 	dec := make([]Decision, len(f.Tensors))
 	errs := make([]error, len(f.Tensors))
 	jobs := make(chan int)
@@ -167,7 +169,7 @@ func analyzeAll(f *input, workers int) ([]Decision, error) {
 			defer wg.Done()
 			var b tensorBuf
 			for i := range jobs {
-				dec[i], errs[i] = analyze(f, i, &b)
+				dec[i], errs[i] = analyze(f, i, &b, ternarize)
 			}
 		}()
 	}
@@ -186,44 +188,49 @@ func analyzeAll(f *input, workers int) ([]Decision, error) {
 
 // outputHeader builds the output's header: the input's KVs then the bitcos.*
 // KVs; each converted tensor followed by its three companions.
-func outputHeader(f *input, dec []Decision) (ggufx.Header, []string, error) {
+func outputHeader(f *input, dec []Decision) (ggufx.Header, error) {
 	h := ggufx.HeaderFromFile(f.File)
 	h.Tensors = nil
 	var srcTypes []string
 	var tails []ggufx.KV
 	var nz, n int64
 	count := map[string]int64{}
+	master := ""
 	var b tensorBuf
 	for i, t := range f.Tensors {
 		d := dec[i]
+		if d.master {
+			master = t.Type.String()
+		}
+		if d.Layout == LayoutTQ2 {
+			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: ggufx.TypeTQ2_0})
+			continue
+		}
 		if d.Layout != LayoutBitcos {
 			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: t.Type})
 			continue
 		}
 		k, rows := shape2D(t.Dims)
 		h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: ggufx.TypeBITCOS})
-		s := format.Scales{}
-		if g := CodecFor(t.Type).ScaleGroup(); g > 0 {
-			s.Group = g
-		}
+		s := format.Scales{Group: CodecFor(d.Source).ScaleGroup()}
 		h.Tensors = append(h.Tensors, companionInfos(t.Name, k, rows, &s, d.signBytes)...)
-		srcTypes = append(srcTypes, t.Type.String())
-		count[t.Type.String()] += d.Weights
+		srcTypes = append(srcTypes, d.Source.String())
+		count[d.Source.String()] += d.Weights
 		nz += d.Weights - d.NonZero
 		n += d.Weights
 		if t.Type == ggufx.TypeI2_S {
 			// The I2_S tail's 28 bytes after the scale are carried in a KV
 			// when they are not zero (docs/FORMAT.md).
 			if err := loadStock(f, i, &b); err != nil {
-				return h, nil, err
+				return h, err
 			}
 			if !allZero(b.s.Tail) {
 				tails = append(tails, ggufx.KVUint8Array(KeyI2STail+t.Name, b.s.Tail))
 			}
 		}
 	}
-	if len(srcTypes) == 0 {
-		return h, nil, nil
+	if len(srcTypes) == 0 && master == "" {
+		return h, nil
 	}
 	main := ""
 	for t := range count {
@@ -237,9 +244,12 @@ func outputHeader(f *input, dec []Decision) (ggufx.Header, []string, error) {
 		ggufx.KVFloat32(KeyZeroDensity, float32(float64(nz)/float64(n))),
 		ggufx.KVStringArray(KeySourceTypes, srcTypes),
 	)
+	if master != "" {
+		h.KVs = append(h.KVs, ggufx.KVString(KeyMasterType, master))
+	}
 	sort.Slice(tails, func(a, b int) bool { return tails[a].Key < tails[b].Key })
 	h.KVs = append(h.KVs, tails...)
-	return h, srcTypes, nil
+	return h, nil
 }
 
 // lookAheadBytes bounds the encoded data waiting to be written.
@@ -278,7 +288,7 @@ func writeOutput(f *input, dec []Decision, h ggufx.Header, out *os.File, opt Opt
 		for i := range f.Tensors {
 			ch := make(chan piece, 1)
 			futures <- ch
-			if dec[i].Layout != LayoutBitcos {
+			if dec[i].Layout != LayoutBitcos && dec[i].Layout != LayoutTQ2 {
 				ch <- piece{idx: i}
 				continue
 			}
@@ -398,10 +408,17 @@ func copyTensor(w io.Writer, f *input, i int, buf []byte, table *crc32.Table, pr
 // codes and scale bits exactly.
 func encodeTensor(f *input, i int, d *Decision) piece {
 	var b tensorBuf
-	if err := loadStock(f, i, &b); err != nil {
+	if err := loadSource(f, i, &b, d); err != nil {
 		return piece{err: err}
 	}
 	t := f.Tensors[i]
+	if d.Layout == LayoutTQ2 {
+		out := make([]byte, format.TQ2_0.TensorBytes(b.p.K, b.p.Rows))
+		if err := format.TQ2_0.Encode(&b.p, &b.s, out); err != nil {
+			return piece{err: fmt.Errorf("%s: tensor %q: %w", f.Path, t.Name, err)}
+		}
+		return piece{idx: i, bufs: [][]byte{out}}
+	}
 	off, err := format.BitcosRowOffsets(format.RowNonZeros(&b.p, nil))
 	if err != nil {
 		return piece{err: fmt.Errorf("%s: tensor %q: %w", f.Path, t.Name, err)}

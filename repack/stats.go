@@ -71,7 +71,10 @@ func Entropy(z float64) float64 {
 var ffnRe = regexp.MustCompile(`^blk\.(\d+)\.ffn_(gate|up)\.weight$`)
 
 // Stats reads every ternary tensor of the file at path (stock or BITCOS).
-func Stats(path string) (*FileStats, error) {
+//
+// With ternarize, a float master's projections are reported as ternarized
+// (as repack --ternarize would write them).
+func Stats(path string, ternarize bool) (*FileStats, error) {
 	f, err := openInput(path)
 	if err != nil {
 		return nil, err
@@ -93,7 +96,7 @@ func Stats(path string) (*FileStats, error) {
 			}
 			d = decisionFromPlanes(f, i, &b)
 		} else {
-			if d, err = analyze(f, i, &b); err != nil {
+			if d, err = analyze(f, i, &b, ternarize); err != nil {
 				return nil, err
 			}
 			if isBitcos && d.Layout == LayoutBitcos {
@@ -119,7 +122,7 @@ func Stats(path string) (*FileStats, error) {
 	if isBitcos {
 		fs.RepackBytes = f.FileSize
 	} else {
-		h, _, err := outputHeader(f, dec)
+		h, err := outputHeader(f, dec)
 		if err != nil {
 			return nil, err
 		}
@@ -153,16 +156,7 @@ func decisionFromPlanes(f *input, i int, b *tensorBuf) Decision {
 	t := f.Tensors[i]
 	d := Decision{Name: t.Name, Type: t.Type.String(), Dims: t.Dims, Source: t.Type, Layout: LayoutBitcos, isTernary: true}
 	d.Weights = int64(b.p.K) * int64(b.p.Rows)
-	nnz := format.RowNonZeros(&b.p, nil)
-	d.rowNNZ = make([]int32, len(nnz))
-	signs := 0
-	for r, n := range nnz {
-		d.NonZero += int64(n)
-		d.rowNNZ[r] = int32(n)
-		signs += (n + 7) / 8
-	}
-	d.Z = 1 - float64(d.NonZero)/float64(d.Weights)
-	d.signBytes = signs + format.SignTailBytes
+	fillCounts(&d, format.RowNonZeros(&b.p, nil))
 	d.BitcosBytes = bitcosFamilyBytes(t.Name, b.p.K, b.p.Rows, &b.s, d.signBytes, f.Alignment)
 	return d
 }

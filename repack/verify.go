@@ -38,7 +38,9 @@ func (v *VerifyResult) maxDiffs() int { return 20 }
 // bitcos.* KVs at the end); every tensor of the original, in order; ternary
 // tensors compared as decoded codes and scale bits, everything else byte for
 // byte. Either file may be a BITCOS file or a stock one, so the same check
-// serves unpack.
+// serves unpack. A float master's projections, against ternary tensors, are
+// ternarized first (master.go): the check then proves the repack equals the
+// ternarization.
 func Verify(original, repacked string) (*VerifyResult, error) {
 	a, err := openInput(original)
 	if err != nil {
@@ -93,7 +95,7 @@ func Verify(original, repacked string) (*VerifyResult, error) {
 			}
 			continue
 		}
-		okA, okB := isTernaryType(ta.Type), isTernaryType(tb.Type)
+		okA, okB := isTernaryType(ta.Type) || ternarizable(ta), isTernaryType(tb.Type)
 		if !okA || !okB {
 			v.diff("tensor %q: type %v vs %v", ta.Name, ta.Type, tb.Type)
 			continue
@@ -121,6 +123,9 @@ func isTernaryType(t ggufx.GGMLType) bool { return t == ggufx.TypeBITCOS || Code
 func loadAny(f *input, i int, b *tensorBuf) error {
 	if f.Tensors[i].Type == ggufx.TypeBITCOS {
 		return loadBitcos(f, i, b)
+	}
+	if ternarizable(f.Tensors[i]) {
+		return loadMaster(f, i, b)
 	}
 	return loadStock(f, i, b)
 }

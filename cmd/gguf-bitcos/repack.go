@@ -18,6 +18,7 @@ func repackCmd() *cobra.Command {
 		asJSON  bool
 		workers int
 		quiet   bool
+		tern    bool
 	)
 	cmd := &cobra.Command{
 		Use:   "repack MODEL.gguf",
@@ -28,7 +29,7 @@ copies everything else byte for byte. The output (default MODEL.bitcos.gguf)
 is written to a temporary file beside it, read back and checked, then renamed.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opt := repack.Options{Output: out, Workers: workers}
+			opt := repack.Options{Output: out, Workers: workers, Ternarize: tern}
 			if !quiet && !asJSON && term.IsTerminal(int(os.Stderr.Fd())) {
 				var bar *progressbar.ProgressBar
 				opt.Progress = func(done, total int64) {
@@ -65,6 +66,7 @@ is written to a temporary file beside it, read back and checked, then renamed.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON summary")
 	cmd.Flags().IntVar(&workers, "workers", 0, "tensors encoded in parallel (default: GOMAXPROCS)")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "no progress bar")
+	cmd.Flags().BoolVar(&tern, "ternarize", false, "F16/BF16/F32 master: ternarize the projections (absmean, lossy) and store them as BITCOS or TQ2_0")
 	return cmd
 }
 

@@ -11,13 +11,13 @@ import (
 )
 
 func statsCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, ternarize bool
 	cmd := &cobra.Command{
 		Use:   "stats MODEL.gguf",
 		Short: "Zero density, entropy floor and bits/weight of every ternary tensor under each layout",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fs, err := repack.Stats(args[0])
+			fs, err := repack.Stats(args[0], ternarize)
 			if err != nil {
 				return err
 			}
@@ -65,5 +65,6 @@ func statsCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVar(&ternarize, "ternarize", false, "report a float master's projections as repack --ternarize would write them")
 	return cmd
 }
