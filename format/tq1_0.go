@@ -186,11 +186,15 @@ func tq1EncodeBlock(blk *[tq1Bytes]byte, pw, nw *[4]uint64) {
 	n0, n1, n2, n3 := nw[0]&p0, nw[1]&p1, nw[2]&p2, nw[3]&p3
 	// qs[0..31]: trit n of byte m is element 32n+m, i.e. bit m of the 32-bit
 	// group starting at bit 32n: byte i of each group feeds bytes 8i..8i+7.
-	for i, sh := range [4]uint{0, 8, 16, 24} {
-		q := tq1Digits5(p0>>sh, p0>>(32+sh), p1>>sh, p1>>(32+sh), p2>>sh,
-			n0>>sh, n0>>(32+sh), n1>>sh, n1>>(32+sh), n2>>sh)
-		tq1Put8(blk[8*i:], q)
-	}
+	// (Unrolled: constant shifts are single instructions.)
+	tq1Put8(blk[0:], tq1Digits5(p0, p0>>32, p1, p1>>32, p2,
+		n0, n0>>32, n1, n1>>32, n2))
+	tq1Put8(blk[8:], tq1Digits5(p0>>8, p0>>40, p1>>8, p1>>40, p2>>8,
+		n0>>8, n0>>40, n1>>8, n1>>40, n2>>8))
+	tq1Put8(blk[16:], tq1Digits5(p0>>16, p0>>48, p1>>16, p1>>48, p2>>16,
+		n0>>16, n0>>48, n1>>16, n1>>48, n2>>16))
+	tq1Put8(blk[24:], tq1Digits5(p0>>24, p0>>56, p1>>24, p1>>56, p2>>24,
+		n0>>24, n0>>56, n1>>24, n1>>56, n2>>24))
 	// qs[32..47]: trit n of byte 32+m is element 160+16n+m (16-bit groups
 	// from bit 32 of word 2 on).
 	tq1Put8(blk[32:], tq1Digits5(p2>>32, p2>>48, p3, p3>>16, p3>>32,
