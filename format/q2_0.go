@@ -46,10 +46,12 @@ func (q2_0Codec) TensorBytes(k, rows int) int {
 // (code 3 reads as +1).
 //
 // A block's 16 code bytes are two little-endian words of 32 codes each, code
-// j at bits 2j+1:2j. unshuffle64 sends the even bits (bit 0 of every code)
-// to the low half and the odd bits to the high half, so two words give the
-// block's bit-0 and bit-1 planes in element order, and the Planes word
-// follows by plain word logic (see twobit.go).
+// j at bits 2j+1:2j. An outer perfect unshuffle (Hacker's Delight 7-2, five
+// delta swaps) sends the even bits (bit 0 of every code) of a word to its low
+// half and the odd bits to its high half, keeping their order; so the two
+// words give the block's bit-0 and bit-1 planes in element order, and the
+// Planes word follows by plain word logic (see twobit.go). Encode runs the
+// same swaps in reverse order (the perfect shuffle).
 func (q2_0Codec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
 	nb, err := checkDecode("Q2_0", src, k, rows, q2Elems, q2Bytes, 0)
 	if err != nil {
@@ -63,8 +65,15 @@ func (q2_0Codec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
 	for b := range nb {
 		blk := (*[q2Bytes]byte)(src[b*q2Bytes : (b+1)*q2Bytes])
 		d[b] = binary.LittleEndian.Uint16(blk[0:2])
-		u0 := unshuffle64(binary.LittleEndian.Uint64(blk[2:10]))
-		u1 := unshuffle64(binary.LittleEndian.Uint64(blk[10:18]))
+		// Unshuffle both code words; the delta swaps are written out so that
+		// they inline and the two words interleave.
+		u0 := binary.LittleEndian.Uint64(blk[2:10])
+		u1 := binary.LittleEndian.Uint64(blk[10:18])
+		u0, u1 = deltaSwap(u0, 0x2222222222222222, 1), deltaSwap(u1, 0x2222222222222222, 1)
+		u0, u1 = deltaSwap(u0, 0x0c0c0c0c0c0c0c0c, 2), deltaSwap(u1, 0x0c0c0c0c0c0c0c0c, 2)
+		u0, u1 = deltaSwap(u0, 0x00f000f000f000f0, 4), deltaSwap(u1, 0x00f000f000f000f0, 4)
+		u0, u1 = deltaSwap(u0, 0x0000ff000000ff00, 8), deltaSwap(u1, 0x0000ff000000ff00, 8)
+		u0, u1 = deltaSwap(u0, 0x00000000ffff0000, 16), deltaSwap(u1, 0x00000000ffff0000, 16)
 		b0 := u0&0xffffffff | u1<<32
 		b1 := u0>>32 | u1&0xffffffff00000000
 		pres[b] = b1 | ^b0
@@ -89,8 +98,15 @@ func (q2_0Codec) Encode(p *Planes, s *Scales, dst []byte) error {
 		b0 := ^pres[b]
 		b1 := pres[b] &^ neg[b]
 		binary.LittleEndian.PutUint16(blk[0:2], d[b])
-		binary.LittleEndian.PutUint64(blk[2:10], shuffle64(b0&0xffffffff|b1<<32))
-		binary.LittleEndian.PutUint64(blk[10:18], shuffle64(b0>>32|b1&0xffffffff00000000))
+		// Shuffle both words: Decode's delta swaps in reverse order.
+		u0, u1 := b0&0xffffffff|b1<<32, b0>>32|b1&0xffffffff00000000
+		u0, u1 = deltaSwap(u0, 0x00000000ffff0000, 16), deltaSwap(u1, 0x00000000ffff0000, 16)
+		u0, u1 = deltaSwap(u0, 0x0000ff000000ff00, 8), deltaSwap(u1, 0x0000ff000000ff00, 8)
+		u0, u1 = deltaSwap(u0, 0x00f000f000f000f0, 4), deltaSwap(u1, 0x00f000f000f000f0, 4)
+		u0, u1 = deltaSwap(u0, 0x0c0c0c0c0c0c0c0c, 2), deltaSwap(u1, 0x0c0c0c0c0c0c0c0c, 2)
+		u0, u1 = deltaSwap(u0, 0x2222222222222222, 1), deltaSwap(u1, 0x2222222222222222, 1)
+		binary.LittleEndian.PutUint64(blk[2:10], u0)
+		binary.LittleEndian.PutUint64(blk[10:18], u1)
 	}
 	return nil
 }

@@ -131,37 +131,11 @@ func unzip16(w uint64) (x, y uint64) {
 	return (x | x>>16) & 0xffffffff, (y | y>>16) & 0xffffffff
 }
 
-// unshuffle64 moves the even bits of x to its low half and the odd bits to
-// its high half, keeping their order (outer perfect unshuffle, Hacker's
-// Delight 7-2: five delta swaps).
-func unshuffle64(x uint64) uint64 {
-	t := (x ^ x>>1) & 0x2222222222222222
-	x ^= t ^ t<<1
-	t = (x ^ x>>2) & 0x0c0c0c0c0c0c0c0c
-	x ^= t ^ t<<2
-	t = (x ^ x>>4) & 0x00f000f000f000f0
-	x ^= t ^ t<<4
-	t = (x ^ x>>8) & 0x0000ff000000ff00
-	x ^= t ^ t<<8
-	t = (x ^ x>>16) & 0x00000000ffff0000
-	x ^= t ^ t<<16
-	return x
-}
-
-// shuffle64 undoes unshuffle64: low half to the even bits, high half to the
-// odd bits (the same delta swaps in reverse order).
-func shuffle64(x uint64) uint64 {
-	t := (x ^ x>>16) & 0x00000000ffff0000
-	x ^= t ^ t<<16
-	t = (x ^ x>>8) & 0x0000ff000000ff00
-	x ^= t ^ t<<8
-	t = (x ^ x>>4) & 0x00f000f000f000f0
-	x ^= t ^ t<<4
-	t = (x ^ x>>2) & 0x0c0c0c0c0c0c0c0c
-	x ^= t ^ t<<2
-	t = (x ^ x>>1) & 0x2222222222222222
-	x ^= t ^ t<<1
-	return x
+// deltaSwap exchanges the bits of x selected by m with the bits s places
+// above them.
+func deltaSwap(x, m uint64, s uint) uint64 {
+	t := (x ^ x>>s) & m
+	return x ^ t ^ t<<s
 }
 
 // decode128 reads 32 bytes holding 128 2-bit codes in TQ2_0 byte order

@@ -287,24 +287,6 @@ func TestTranspose8x8(t *testing.T) {
 	}
 }
 
-func TestShuffle64(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	for range 1000 {
-		x := rng.Uint64()
-		var want uint64
-		for j := range 32 {
-			want |= (x >> (2 * j) & 1) << j
-			want |= (x >> (2*j + 1) & 1) << (32 + j)
-		}
-		if got := unshuffle64(x); got != want {
-			t.Fatalf("unshuffle64(%#x) = %#x, want %#x", x, got, want)
-		}
-		if shuffle64(want) != x {
-			t.Fatalf("shuffle64 does not undo unshuffle64 for %#x", x)
-		}
-	}
-}
-
 func TestZip16(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range 1000 {

@@ -37,6 +37,21 @@ func (in *input) Close() error {
 	return in.File.Close()
 }
 
+// release tells the kernel that this process is done with tensor i's pages
+// for now: they leave its resident set (they stay in the page cache, and a
+// later access maps them again), so resident memory stays about one tensor
+// per worker even though the whole file is mapped.
+func (in *input) release(i int) { in.releaseRange(i, 0, in.Tensors[i].Size) }
+
+// releaseRange releases bytes [from, to) of tensor i (see release).
+func (in *input) releaseRange(i int, from, to uint64) {
+	if in.data == nil {
+		return
+	}
+	start := in.DataOffset + in.Tensors[i].Offset
+	releasePages(in.data, start+from, start+to)
+}
+
 // tensor returns tensor i's bytes: a slice of the mapping (do not modify it)
 // or buf filled by a read.
 func (in *input) tensor(i int, buf []byte) ([]byte, error) {

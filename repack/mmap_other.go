@@ -7,3 +7,5 @@ import "errors"
 func mapFile(path string, size int64) ([]byte, error) { return nil, errors.ErrUnsupported }
 
 func unmapFile(b []byte) {}
+
+func releasePages(data []byte, start, end uint64) {}

@@ -170,6 +170,7 @@ func analyzeAll(f *input, workers int, ternarize bool) ([]Decision, error) {
 			var b tensorBuf
 			for i := range jobs {
 				dec[i], errs[i] = analyze(f, i, &b, ternarize)
+				f.release(i)
 			}
 		}()
 	}
@@ -298,6 +299,7 @@ func writeOutput(f *input, dec []Decision, h ggufx.Header, out *os.File, opt Opt
 			go func(i int) {
 				defer workers.Release(1)
 				pc := encodeTensor(f, i, &dec[i])
+				f.release(i)
 				pc.release = func() { budget.Release(cost) }
 				ch <- pc
 			}(i)
@@ -326,6 +328,7 @@ func writeOutput(f *input, dec []Decision, h ggufx.Header, out *os.File, opt Opt
 					opt.Progress(done+n, total)
 				}
 			})
+			f.release(pc.idx)
 			if err != nil {
 				firstErr = err
 				continue
@@ -377,6 +380,7 @@ func copyTensor(w io.Writer, f *input, i int, buf []byte, table *crc32.Table, pr
 			if _, err := w.Write(c); err != nil {
 				return 0, 0, err
 			}
+			f.releaseRange(i, uint64(n), uint64(n)+uint64(len(c)))
 			n += int64(len(c))
 			data = data[len(c):]
 			progress(n)
@@ -467,7 +471,11 @@ func checkWritten(path string, h ggufx.Header, sums []uint32) error {
 			if err != nil {
 				return err
 			}
-			sum = crc32.Checksum(data, table)
+			for off := 0; off < len(data); off += 8 << 20 {
+				end := min(len(data), off+8<<20)
+				sum = crc32.Update(sum, table, data[off:end])
+				g.releaseRange(i, uint64(off), uint64(end))
+			}
 		} else {
 			br.Reset(g.Section(i))
 			crc := crc32.New(table)
