@@ -132,7 +132,7 @@ func Repack(in string, opt Options) (*Report, error) {
 	if err := tmp.Close(); err != nil {
 		return nil, fmt.Errorf("%s: %w", tmp.Name(), err)
 	}
-	if err := checkWritten(tmp.Name(), h, sums); err != nil {
+	if err := checkWritten(tmp.Name(), h, sums, opt.Workers); err != nil {
 		return nil, fmt.Errorf("%s: the written output did not read back intact: %w", opt.Output, err)
 	}
 	if err := os.Rename(tmp.Name(), opt.Output); err != nil {
@@ -449,9 +449,11 @@ func encodeTensor(f *input, i int, d *Decision) piece {
 
 // checkWritten re-reads the written file: its header must parse to the
 // planned tensors and every tensor's data must match the checksum taken when
-// it was written.
-func checkWritten(path string, h ggufx.Header, sums []uint32) error {
-	g, err := openInput(path)
+// it was written. Tensors are read in large chunks (no mapping: the pages were
+// just written, so they are in the page cache, and faulting them in costs more
+// than copying them), by workers in parallel.
+func checkWritten(path string, h ggufx.Header, sums []uint32, workers int) error {
+	g, err := ggufx.Open(path)
 	if err != nil {
 		return err
 	}
@@ -459,33 +461,39 @@ func checkWritten(path string, h ggufx.Header, sums []uint32) error {
 	if len(g.Tensors) != len(h.Tensors) || len(g.KVs) != len(h.KVs) || len(sums) != len(h.Tensors) {
 		return fmt.Errorf("header has %d tensors and %d KVs, want %d and %d", len(g.Tensors), len(g.KVs), len(h.Tensors), len(h.KVs))
 	}
-	table := crc32.MakeTable(crc32.Castagnoli)
-	br := bufio.NewReaderSize(nil, 1<<20)
 	for i, t := range g.Tensors {
 		if t.Name != h.Tensors[i].Name || t.Type != h.Tensors[i].Type {
 			return fmt.Errorf("tensor %d is %q %v, want %q %v", i, t.Name, t.Type, h.Tensors[i].Name, h.Tensors[i].Type)
 		}
-		var sum uint32
-		if g.data != nil {
-			data, err := g.tensor(i, nil)
-			if err != nil {
-				return err
+	}
+	table := crc32.MakeTable(crc32.Castagnoli)
+	errs := make([]error, len(g.Tensors))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 4<<20)
+			for i := range jobs {
+				t := g.Tensors[i]
+				crc := crc32.New(table)
+				if _, err := io.CopyBuffer(crc, g.Section(i), buf); err != nil {
+					errs[i] = err
+				} else if crc.Sum32() != sums[i] {
+					errs[i] = fmt.Errorf("tensor %q: data read back differs from data written", t.Name)
+				}
 			}
-			for off := 0; off < len(data); off += 8 << 20 {
-				end := min(len(data), off+8<<20)
-				sum = crc32.Update(sum, table, data[off:end])
-				g.releaseRange(i, uint64(off), uint64(end))
-			}
-		} else {
-			br.Reset(g.Section(i))
-			crc := crc32.New(table)
-			if _, err := io.Copy(crc, br); err != nil {
-				return err
-			}
-			sum = crc.Sum32()
-		}
-		if sum != sums[i] {
-			return fmt.Errorf("tensor %q: data read back differs from data written", t.Name)
+		}()
+	}
+	for i := range g.Tensors {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
 		}
 	}
 	return nil
