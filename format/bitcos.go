@@ -131,7 +131,7 @@ func DecodeBitcos(k, rows int, bitmap, signs, rowIndex []byte, p *Planes) error 
 	if binary.LittleEndian.Uint32(rowIndex) != 0 {
 		return fmt.Errorf("bitcos: row index starts at %d, want 0", binary.LittleEndian.Uint32(rowIndex))
 	}
-	p.Reset(k, rows)
+	planesFor(p, k, rows) // every word of both planes is written below
 	wpr := p.WordsPerRow()
 	for i := range p.Present {
 		p.Present[i] = binary.LittleEndian.Uint64(bitmap[8*i:])

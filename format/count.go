@@ -37,19 +37,36 @@ func CountRowNonZeros(c Codec, src []byte, k, rows int, dst []int) ([]int, error
 	const lo = 0x5555555555555555
 	perRow := k / blockElems
 	dst = dst[:0]
-	bad := uint64(0)
-	for r := 0; r < rows; r++ {
-		zeros := 0
-		for b := r * perRow; b < (r+1)*perRow; b++ {
-			qs := src[b*blockBytes+qsOff : b*blockBytes+qsOff+qsLen]
-			for i := 0; i < qsLen; i += 8 {
-				w := binary.LittleEndian.Uint64(qs[i:])
-				zeros += bits.OnesCount64(w &^ (w >> 1) & lo)
-				bad |= w & (w >> 1) & lo
-			}
+	var bad uint64
+	// zeros and code-3 flags of n little-endian words at q (n*8 bytes).
+	count := func(q []byte) int {
+		z := 0
+		for len(q) >= 16 {
+			w0 := binary.LittleEndian.Uint64(q)
+			w1 := binary.LittleEndian.Uint64(q[8:])
+			z += bits.OnesCount64(w0&^(w0>>1)&lo) + bits.OnesCount64(w1&^(w1>>1)&lo)
+			bad |= (w0 & (w0 >> 1)) | (w1 & (w1 >> 1))
+			q = q[16:]
 		}
-		dst = append(dst, k-zeros)
+		return z
 	}
+	if blockBytes == qsLen { // I2_S: a row's codes are contiguous
+		rowBytes := k / 4
+		for r := 0; r < rows; r++ {
+			dst = append(dst, k-count(src[r*rowBytes:(r+1)*rowBytes]))
+		}
+	} else {
+		for r := 0; r < rows; r++ {
+			zeros := 0
+			row := src[r*perRow*blockBytes : (r+1)*perRow*blockBytes]
+			for len(row) >= blockBytes {
+				zeros += count(row[qsOff : qsOff+qsLen])
+				row = row[blockBytes:]
+			}
+			dst = append(dst, k-zeros)
+		}
+	}
+	bad &= lo
 	if bad != 0 {
 		var p Planes
 		var s Scales

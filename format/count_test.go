@@ -51,3 +51,16 @@ func TestCountRowNonZeros(t *testing.T) {
 		t.Fatal("short input accepted")
 	}
 }
+
+func BenchmarkCountRowNonZeros(b *testing.B) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	p := randomPlanes(rng, 2560, 512, 0.42)
+	s := &Scales{Group: 256, F16: make([]uint16, 512*10)}
+	buf := make([]byte, TQ2_0.TensorBytes(2560, 512))
+	TQ2_0.Encode(p, s, buf)
+	var nnz []int
+	b.SetBytes(int64(len(buf)))
+	for b.Loop() {
+		nnz, _ = CountRowNonZeros(TQ2_0, buf, 2560, 512, nnz)
+	}
+}

@@ -126,14 +126,20 @@ func Repack(in string, opt Options) (*Report, error) {
 	if st, err := os.Stat(in); err == nil {
 		tmp.Chmod(st.Mode().Perm()) // the output is as readable as the input
 	}
-	if err := tmp.Sync(); err != nil {
-		return nil, fmt.Errorf("%s: %w", tmp.Name(), err)
+	// The read-back check runs while the kernel writes the file out: both
+	// must finish before the rename.
+	checked := make(chan error, 1)
+	go func() { checked <- checkWritten(tmp.Name(), h, sums, opt.Workers) }()
+	syncErr := tmp.Sync()
+	checkErr := <-checked
+	if syncErr != nil {
+		return nil, fmt.Errorf("%s: %w", tmp.Name(), syncErr)
 	}
 	if err := tmp.Close(); err != nil {
 		return nil, fmt.Errorf("%s: %w", tmp.Name(), err)
 	}
-	if err := checkWritten(tmp.Name(), h, sums, opt.Workers); err != nil {
-		return nil, fmt.Errorf("%s: the written output did not read back intact: %w", opt.Output, err)
+	if checkErr != nil {
+		return nil, fmt.Errorf("%s: the written output did not read back intact: %w", opt.Output, checkErr)
 	}
 	if err := os.Rename(tmp.Name(), opt.Output); err != nil {
 		return nil, err
@@ -260,8 +266,9 @@ const lookAheadBytes = 96 << 20
 type piece struct {
 	idx     int      // input tensor index
 	bufs    [][]byte // encoded data, one per output tensor; nil: copy the input
+	sums    []uint32 // CRC-32C of each of bufs
 	err     error
-	release func() // returns the piece's look-ahead budget once written
+	release func() // returns the piece's budget and buffers once written
 }
 
 // writeOutput writes header and data, encoding converted tensors on worker
@@ -298,9 +305,13 @@ func writeOutput(f *input, dec []Decision, h ggufx.Header, out *os.File, opt Opt
 			workers.Acquire(context.Background(), 1)
 			go func(i int) {
 				defer workers.Release(1)
-				pc := encodeTensor(f, i, &dec[i])
+				st := encPool.Get().(*encState)
+				pc := encodeTensor(f, i, &dec[i], st)
 				f.release(i)
-				pc.release = func() { budget.Release(cost) }
+				pc.release = func() {
+					encPool.Put(st)
+					budget.Release(cost)
+				}
 				ch <- pc
 			}(i)
 		}
@@ -312,10 +323,10 @@ func writeOutput(f *input, dec []Decision, h ggufx.Header, out *os.File, opt Opt
 	var firstErr error
 	for ch := range futures {
 		pc := <-ch
-		if pc.release != nil {
-			pc.release() // its buffers are written below or dropped
-		}
 		if firstErr != nil {
+			if pc.release != nil {
+				pc.release()
+			}
 			continue // drain
 		}
 		if pc.err != nil {
@@ -336,14 +347,15 @@ func writeOutput(f *input, dec []Decision, h ggufx.Header, out *os.File, opt Opt
 			done += n
 			sums = append(sums, crc)
 		} else {
+			sums = append(sums, pc.sums...)
 			for _, b := range pc.bufs {
-				sums = append(sums, crc32.Checksum(b, table))
 				if _, err := w.Write(b); err != nil {
 					firstErr = err
 					break
 				}
 				done += int64(len(b))
 			}
+			pc.release()
 		}
 		if opt.Progress != nil {
 			opt.Progress(done, total)
@@ -410,41 +422,72 @@ func copyTensor(w io.Writer, f *input, i int, buf []byte, table *crc32.Table, pr
 // encodeTensor decodes tensor i again, encodes it as BITCOS and proves the
 // encoding: decoding the bytes about to be written must give back the source
 // codes and scale bits exactly.
-func encodeTensor(f *input, i int, d *Decision) piece {
-	var b tensorBuf
-	if err := loadSource(f, i, &b, d); err != nil {
+func encodeTensor(f *input, i int, d *Decision, st *encState) piece {
+	b := &st.b
+	if err := loadSource(f, i, b, d); err != nil {
 		return piece{err: err}
 	}
 	t := f.Tensors[i]
 	if d.Layout == LayoutTQ2 {
-		out := make([]byte, format.TQ2_0.TensorBytes(b.p.K, b.p.Rows))
+		out := st.grow(format.TQ2_0.TensorBytes(b.p.K, b.p.Rows))
 		if err := format.TQ2_0.Encode(&b.p, &b.s, out); err != nil {
 			return piece{err: fmt.Errorf("%s: tensor %q: %w", f.Path, t.Name, err)}
 		}
-		return piece{idx: i, bufs: [][]byte{out}}
+		return piece{idx: i, bufs: [][]byte{out}, sums: []uint32{crc32.Checksum(out, castagnoli)}}
 	}
-	off, err := format.BitcosRowOffsets(format.RowNonZeros(&b.p, nil))
+	st.nnz = format.RowNonZeros(&b.p, st.nnz)
+	off, err := format.BitcosRowOffsets(st.nnz)
 	if err != nil {
 		return piece{err: fmt.Errorf("%s: tensor %q: %w", f.Path, t.Name, err)}
 	}
-	bitmap := make([]byte, format.BitcosBitmapBytes(b.p.K, b.p.Rows))
-	signs := make([]byte, int(off[b.p.Rows])+format.SignTailBytes)
-	index := make([]byte, 4*(b.p.Rows+1))
+	nb, ns, ni := format.BitcosBitmapBytes(b.p.K, b.p.Rows), int(off[b.p.Rows])+format.SignTailBytes, 4*(b.p.Rows+1)
+	st.scales = scaleBytes(&b.s, st.scales)
+	out := st.grow(nb + ns + ni + len(st.scales))
+	bitmap, signs, index, scales := out[:nb], out[nb:nb+ns], out[nb+ns:nb+ns+ni], out[nb+ns+ni:]
+	copy(scales, st.scales)
 	if len(signs) != d.signBytes {
 		return piece{err: fmt.Errorf("%s: tensor %q changed while being read (sign bytes %d, planned %d)", f.Path, t.Name, len(signs), d.signBytes)}
 	}
 	if err := format.EncodeBitcos(&b.p, off, bitmap, signs, index); err != nil {
 		return piece{err: fmt.Errorf("%s: tensor %q: %w", f.Path, t.Name, err)}
 	}
-	scales := scaleBytes(&b.s, nil)
-	var back format.Planes
-	if err := format.DecodeBitcos(b.p.K, b.p.Rows, bitmap, signs, index, &back); err != nil {
+	back := &st.back
+	if err := format.DecodeBitcos(b.p.K, b.p.Rows, bitmap, signs, index, back); err != nil {
 		return piece{err: fmt.Errorf("%s: tensor %q: internal error, BITCOS encoding does not decode: %w", f.Path, t.Name, err)}
 	}
-	if r, e, diff := format.FirstDiff(&b.p, &back); diff {
+	if r, e, diff := format.FirstDiff(&b.p, back); diff {
 		return piece{err: fmt.Errorf("%s: tensor %q: internal error, BITCOS encoding differs at row %d element %d", f.Path, t.Name, r, e)}
 	}
-	return piece{idx: i, bufs: [][]byte{bitmap, signs, index, scales}}
+	bufs := [][]byte{bitmap, signs, index, scales}
+	sums := make([]uint32, len(bufs))
+	for j, x := range bufs {
+		sums[j] = crc32.Checksum(x, castagnoli)
+	}
+	return piece{idx: i, bufs: bufs, sums: sums}
+}
+
+// encState is one encoding's reusable memory: decoded planes, the planes
+// decoded back for the proof, and the output buffer (in use until the piece
+// is written).
+type encState struct {
+	b      tensorBuf
+	back   format.Planes
+	nnz    []int
+	scales []byte
+	out    []byte
+}
+
+var encPool = sync.Pool{New: func() any { return new(encState) }}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// grow returns st.out resized to n bytes (contents undefined).
+func (st *encState) grow(n int) []byte {
+	if cap(st.out) < n {
+		st.out = make([]byte, n)
+	}
+	st.out = st.out[:n]
+	return st.out
 }
 
 // checkWritten re-reads the written file: its header must parse to the
