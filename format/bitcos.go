@@ -1,6 +1,7 @@
 package format
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math/bits"
@@ -66,9 +67,7 @@ func EncodeBitcos(p *Planes, off []uint32, bitmap, signs, rowIndex []byte) error
 		len(signs) != int(off[p.Rows])+SignTailBytes || len(rowIndex) != 4*(p.Rows+1) {
 		return fmt.Errorf("bitcos: encode buffers do not match a %dx%d tensor", p.Rows, p.K)
 	}
-	for i, w := range p.Present {
-		binary.LittleEndian.PutUint64(bitmap[8*i:], w)
-	}
+	copy(bitmap, bytesOfWords(p.Present))
 	for i, o := range off {
 		binary.LittleEndian.PutUint32(rowIndex[4*i:], o)
 	}
@@ -119,6 +118,45 @@ func EncodeBitcos(p *Planes, off []uint32, bitmap, signs, rowIndex []byte) error
 // the bitmap's popcounts, zero padding bits and a zero tail, so that only the
 // canonical encoding of p decodes.
 func DecodeBitcos(k, rows int, bitmap, signs, rowIndex []byte, p *Planes) error {
+	if err := checkBitcosShape(k, rows, bitmap, rowIndex); err != nil {
+		return err
+	}
+	planesFor(p, k, rows) // every word of both planes is written below
+	wordsFromBytes(p.Present, bitmap)
+	wpr := p.WordsPerRow()
+	return walkBitcos(k, rows, signs, rowIndex, p.Present, func(r int, neg []uint64) error {
+		copy(p.Neg[r*wpr:], neg)
+		return nil
+	})
+}
+
+// VerifyBitcos checks that bitmap, signs and rowIndex are exactly the BITCOS
+// encoding of p, with the checks of DecodeBitcos, without building a second
+// Planes: repack runs it on every tensor it writes.
+func VerifyBitcos(p *Planes, bitmap, signs, rowIndex []byte) error {
+	if err := checkBitcosShape(p.K, p.Rows, bitmap, rowIndex); err != nil {
+		return err
+	}
+	if !bytes.Equal(bytesOfWords(p.Present), bitmap) {
+		for i, w := range p.Present {
+			if binary.LittleEndian.Uint64(bitmap[8*i:]) != w {
+				wpr := p.WordsPerRow()
+				return fmt.Errorf("bitcos: presence bitmap differs in row %d near element %d", i/wpr, i%wpr*64)
+			}
+		}
+	}
+	wpr := p.WordsPerRow()
+	return walkBitcos(p.K, p.Rows, signs, rowIndex, p.Present, func(r int, neg []uint64) error {
+		for i, w := range neg {
+			if w != p.Neg[r*wpr+i] {
+				return fmt.Errorf("bitcos: signs differ in row %d near element %d", r, i*64)
+			}
+		}
+		return nil
+	})
+}
+
+func checkBitcosShape(k, rows int, bitmap, rowIndex []byte) error {
 	if k <= 0 || k%BitcosBlock != 0 || rows <= 0 {
 		return fmt.Errorf("bitcos: bad shape %dx%d (row length must be a positive multiple of %d)", rows, k, BitcosBlock)
 	}
@@ -131,18 +169,23 @@ func DecodeBitcos(k, rows int, bitmap, signs, rowIndex []byte, p *Planes) error 
 	if binary.LittleEndian.Uint32(rowIndex) != 0 {
 		return fmt.Errorf("bitcos: row index starts at %d, want 0", binary.LittleEndian.Uint32(rowIndex))
 	}
-	planesFor(p, k, rows) // every word of both planes is written below
-	wpr := p.WordsPerRow()
-	for i := range p.Present {
-		p.Present[i] = binary.LittleEndian.Uint64(bitmap[8*i:])
-	}
+	return nil
+}
+
+// walkBitcos decodes the sign stream row by row against the presence words
+// (rows x k/64) and hands each row's Neg words to row, checking the index,
+// the padding bits and the tail on the way.
+func walkBitcos(k, rows int, signs, rowIndex []byte, present []uint64, row func(r int, neg []uint64) error) error {
+	wpr := k / 64
 	end := uint64(0)
 	dep := make([]uint64, wpr) // one row's sign chunks, one per bitmap word
+	neg := make([]uint64, wpr)
 	for r := 0; r < rows; r++ {
 		start := uint64(binary.LittleEndian.Uint32(rowIndex[4*r:]))
 		end = uint64(binary.LittleEndian.Uint32(rowIndex[4*r+4:]))
+		pres := present[r*wpr : (r+1)*wpr]
 		nnz := 0
-		for _, w := range p.Present[r*wpr : (r+1)*wpr] {
+		for _, w := range pres {
 			nnz += bits.OnesCount64(w)
 		}
 		if end < start || end-start != uint64(nnz+7)/8 {
@@ -153,7 +196,6 @@ func DecodeBitcos(k, rows int, bitmap, signs, rowIndex []byte, p *Planes) error 
 		}
 		in := signs[start:end]
 		pos := 0 // bit position in the row's stream
-		pres := p.Present[r*wpr : (r+1)*wpr]
 		for i, m := range pres {
 			c := bits.OnesCount64(m)
 			dep[i] = 0
@@ -162,9 +204,12 @@ func DecodeBitcos(k, rows int, bitmap, signs, rowIndex []byte, p *Planes) error 
 				pos += c
 			}
 		}
-		pdepWords(p.Neg[r*wpr:(r+1)*wpr], dep, pres)
+		pdepWords(neg, dep, pres)
 		if rest := len(in)*8 - pos; rest > 0 && readBits(in, pos, rest) != 0 {
 			return fmt.Errorf("bitcos: row %d: non-zero padding bits after the last sign", r)
+		}
+		if err := row(r, neg); err != nil {
+			return err
 		}
 	}
 	for i, b := range signs[end:] {

@@ -307,3 +307,37 @@ func slicesEqual(a, b []uint64) bool {
 	}
 	return true
 }
+
+// TestVerifyBitcos: the encoding of p verifies; any flipped bit in bitmap,
+// signs or index, or a different p, does not.
+func TestVerifyBitcos(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	p := randomPlanes(rng, 512, 6, 0.42, 2)
+	bm, sg, ix := encodeBitcosT(t, p)
+	if err := VerifyBitcos(p, bm, sg, ix); err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []struct {
+		name string
+		b    []byte
+	}{{"bitmap", bm}, {"signs", sg}, {"index", ix}} {
+		for i := 0; i < len(part.b)*8; i += 7 {
+			part.b[i/8] ^= 1 << (i % 8)
+			if err := VerifyBitcos(p, bm, sg, ix); err == nil {
+				t.Fatalf("%s bit %d flipped: verified", part.name, i)
+			}
+			part.b[i/8] ^= 1 << (i % 8)
+		}
+	}
+	q := randomPlanes(rng, 512, 6, 0.42, 2)
+	copy(q.Present, p.Present) // same positions, other signs
+	for i := range q.Neg {
+		q.Neg[i] &= q.Present[i]
+	}
+	if err := VerifyBitcos(q, bm, sg, ix); err == nil && FirstDiffOK(p, q) {
+		t.Fatal("other signs verified")
+	}
+}
+
+// FirstDiffOK reports whether a and b differ.
+func FirstDiffOK(a, b *Planes) bool { _, _, d := FirstDiff(a, b); return d }

@@ -2,6 +2,7 @@ package repack
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
@@ -14,7 +15,8 @@ import (
 // mapped faults on access; files are never modified by this project.
 type input struct {
 	*ggufx.File
-	data []byte // the whole file, or nil
+	data []byte   // the whole file, or nil
+	fd   *os.File // for in-kernel copies
 }
 
 func openInput(path string) (*input, error) {
@@ -26,6 +28,7 @@ func openInput(path string) (*input, error) {
 	if f.FileSize > 0 {
 		in.data, _ = mapFile(path, f.FileSize) // fall back to reads on failure
 	}
+	in.fd, _ = os.Open(path) // nil: no in-kernel copies
 	return in, nil
 }
 
@@ -33,6 +36,9 @@ func (in *input) Close() error {
 	if in.data != nil {
 		unmapFile(in.data)
 		in.data = nil
+	}
+	if in.fd != nil {
+		in.fd.Close()
 	}
 	return in.File.Close()
 }

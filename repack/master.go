@@ -64,26 +64,6 @@ func loadMaster(f *input, i int, b *tensorBuf) error {
 	return checkScales(f.Path, t.Name, &b.s)
 }
 
-// analyzeMaster decides a ternarizable master tensor: BITCOS, or TQ2_0.
-func analyzeMaster(f *input, i int, b *tensorBuf, d *Decision) error {
-	t := f.Tensors[i]
-	k, rows := shape2D(t.Dims)
-	if err := loadMaster(f, i, b); err != nil {
-		return err
-	}
-	d.isTernary, d.master = true, true
-	d.Source = ggufx.TypeTQ2_0
-	d.Layout = LayoutTQ2
-	d.Reason = "ternarized from " + t.Type.String()
-	fillCounts(d, format.RowNonZeros(&b.p, nil))
-	d.BitcosBytes = bitcosFamilyBytes(t.Name, k, rows, &b.s, d.signBytes, f.Alignment)
-	tq2 := int64(pad(uint64(format.TQ2_0.TensorBytes(k, rows)), f.Alignment))
-	if len(CompanionBase(t.Name)+SuffixScales) <= maxNameLen && d.BitcosBytes < tq2 {
-		d.Layout, d.Reason = LayoutBitcos, ""
-	}
-	return nil
-}
-
 // loadSource loads tensor i as its decision says: a stock ternary tensor, or
 // a master tensor ternarized.
 func loadSource(f *input, i int, b *tensorBuf, d *Decision) error {

@@ -85,40 +85,96 @@ func bitcosFamilyBytes(weight string, k, rows int, s *format.Scales, signBytes i
 	return int64(n)
 }
 
-// analyze decides the fate of tensor i of a stock file. When the tensor is
-// converted, b holds its planes and scales afterwards.
-//
-// With ternarize, the projection weights of a float master are ternarized
-// (master.go).
-func analyze(f *input, i int, b *tensorBuf, ternarize bool) (Decision, error) {
+// preDecide decides what can be decided from the header alone. cand is
+// true when the tensor must be read to decide (a ternary type with usable
+// rows, or a master projection with ternarize): repack reserves header room
+// for it as if it became BITCOS.
+func preDecide(f *input, i int, ternarize bool) (d Decision, cand bool) {
 	t := f.Tensors[i]
-	d := Decision{Name: t.Name, Type: t.Type.String(), Dims: t.Dims, Source: t.Type,
+	d = Decision{Name: t.Name, Type: t.Type.String(), Dims: t.Dims, Source: t.Type,
 		SourceBytes: int64(pad(t.Size, f.Alignment)), Layout: LayoutCopied}
 	if n, err := ggufx.Elements(t.Dims); err == nil {
 		d.Weights = int64(n)
 	}
 	if ternarize && ternarizable(t) {
-		return d, analyzeMaster(f, i, b, &d)
+		d.master, d.Source = true, ggufx.TypeTQ2_0
+		return d, true
 	}
 	c := CodecFor(t.Type)
 	if c == nil {
-		return d, nil
+		return d, false
 	}
 	d.Layout = LayoutKept
-	k, rows := shape2D(t.Dims)
-	if k%format.BitcosBlock != 0 || !c.Supports(k) {
+	k, _ := shape2D(t.Dims)
+	switch {
+	case k%format.BitcosBlock != 0 || !c.Supports(k):
 		d.Reason = fmt.Sprintf("row length %d is not a multiple of %d", k, format.BitcosBlock)
+	case len(CompanionBase(t.Name)+SuffixScales) > maxNameLen:
+		d.Reason = fmt.Sprintf("companion names would exceed ggml's %d-character limit", maxNameLen)
+	default:
+		return d, true
+	}
+	return d, false
+}
+
+// decide completes a candidate's decision from its per-row non-zero counts.
+// canonicalBytes is false when the source's bytes do not re-encode to
+// themselves (TQ1_0 only).
+func decide(f *input, d *Decision, nnz []int, canonicalBytes bool) {
+	k, rows := shape2D(d.Dims)
+	d.isTernary = true
+	fillCounts(d, nnz)
+	scales := format.Scales{Group: CodecFor(d.Source).ScaleGroup()}
+	d.BitcosBytes = bitcosFamilyBytes(d.Name, k, rows, &scales, d.signBytes, f.Alignment)
+	fallback := d.SourceBytes
+	if d.master {
+		d.Layout, d.Reason = LayoutTQ2, "ternarized from "+d.Type
+		fallback = int64(pad(uint64(format.TQ2_0.TensorBytes(k, rows)), f.Alignment))
+	}
+	switch {
+	case d.signBytes-format.SignTailBytes > math.MaxInt32-format.SignTailBytes:
+		d.Reason = "sign stream too large for the int32 row index"
+	case !canonicalBytes:
+		d.Reason = "source bytes are not in canonical form; kept so that unpack stays byte-identical"
+	case d.BitcosBytes >= fallback:
+		if !d.master {
+			d.Reason = fmt.Sprintf("BITCOS is not smaller (%d >= %d bytes at z=%.3f)", d.BitcosBytes, fallback, d.Z)
+		}
+	default:
+		d.Layout, d.Reason = LayoutBitcos, ""
+	}
+}
+
+// notTernary marks a candidate that holds a non-ternary code.
+func notTernary(d *Decision, err error) {
+	d.Layout, d.Reason = LayoutKept, "not ternary: "+err.Error()
+}
+
+// analyze decides the fate of tensor i of a stock file without encoding it
+// (stats): the 2-bit layouts are counted straight from their bytes, TQ1_0
+// and masters are decoded. With ternarize, the projection weights of a float
+// master are ternarized (master.go).
+func analyze(f *input, i int, b *tensorBuf, ternarize bool) (Decision, error) {
+	d, cand := preDecide(f, i, ternarize)
+	if !cand {
 		return d, nil
 	}
-	// The 2-bit layouts are counted straight from their bytes; TQ1_0 is
-	// decoded (and checked for canonical bytes).
-	var nnz []int
+	t := f.Tensors[i]
+	k, rows := shape2D(t.Dims)
+	if d.master {
+		if err := loadMaster(f, i, b); err != nil {
+			return d, err
+		}
+		decide(f, &d, format.RowNonZeros(&b.p, nil), true)
+		return d, nil
+	}
+	c := CodecFor(t.Type)
 	var err error
-	isCanonical := true
 	if b.raw, err = f.tensor(i, b.raw); err != nil {
 		return d, err
 	}
-	nnz, err = format.CountRowNonZeros(c, b.raw, k, rows, nil)
+	nnz, err := format.CountRowNonZeros(c, b.raw, k, rows, nil)
+	isCanonical := true
 	if err == format.ErrNoCounter {
 		if err = loadStock(f, i, b); err == nil {
 			nnz = format.RowNonZeros(&b.p, nil)
@@ -129,28 +185,12 @@ func analyze(f *input, i int, b *tensorBuf, ternarize bool) (Decision, error) {
 	}
 	if err != nil {
 		if isNotTernary(err) {
-			d.Reason = "not ternary: " + err.Error()
+			notTernary(&d, err)
 			return d, nil
 		}
 		return d, err
 	}
-	d.isTernary = true
-	scales := format.Scales{Group: c.ScaleGroup()}
-	fillCounts(&d, nnz)
-	signs := d.signBytes - format.SignTailBytes
-	d.BitcosBytes = bitcosFamilyBytes(t.Name, k, rows, &scales, d.signBytes, f.Alignment)
-	switch {
-	case signs > math.MaxInt32-format.SignTailBytes:
-		d.Reason = "sign stream too large for the int32 row index"
-	case len(CompanionBase(t.Name)+SuffixScales) > maxNameLen:
-		d.Reason = fmt.Sprintf("companion names would exceed ggml's %d-character limit", maxNameLen)
-	case !isCanonical:
-		d.Reason = "source bytes are not in canonical form; kept so that unpack stays byte-identical"
-	case d.BitcosBytes >= d.SourceBytes:
-		d.Reason = fmt.Sprintf("BITCOS is not smaller (%d >= %d bytes at z=%.3f)", d.BitcosBytes, d.SourceBytes, d.Z)
-	default:
-		d.Layout = LayoutBitcos
-	}
+	decide(f, &d, nnz, isCanonical)
 	return d, nil
 }
 

@@ -330,3 +330,31 @@ func TestTableI(t *testing.T) {
 		}
 	}
 }
+
+// TestRepackCopyPaths runs repack with every copied tensor going through the
+// in-kernel copy and then through the chunked copy.
+func TestRepackCopyPaths(t *testing.T) {
+	defer func(v uint64) { copyRangeMin = v }(copyRangeMin)
+	for _, min := range []uint64{0, 1 << 62} {
+		copyRangeMin = min
+		s := modelgen.Small(ggufx.TypeTQ2_0, 12)
+		s.OddTensor = true
+		in := genModel(t, s)
+		out := filepath.Join(filepath.Dir(in), "o.gguf")
+		if _, err := Repack(in, Options{Output: out}); err != nil {
+			t.Fatal(err)
+		}
+		if v, err := Verify(in, out); err != nil || !v.OK() {
+			t.Fatalf("copyRangeMin %d: verify %v %+v", min, err, v)
+		}
+		back := filepath.Join(filepath.Dir(in), "back.gguf")
+		if err := Unpack(out, back); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := os.ReadFile(in)
+		b, _ := os.ReadFile(back)
+		if !bytes.Equal(a, b) {
+			t.Fatalf("copyRangeMin %d: unpack not byte-identical", min)
+		}
+	}
+}

@@ -107,7 +107,11 @@ func Stats(path string, ternarize bool) (*FileStats, error) {
 		if !d.isTernary {
 			continue
 		}
-		ts := tensorStats(&d, &b.s)
+		group := b.s.Group // BITCOS: as stored
+		if t.Type != ggufx.TypeBITCOS {
+			group = CodecFor(d.Source).ScaleGroup()
+		}
+		ts := tensorStats(&d, group)
 		fs.Tensors = append(fs.Tensors, ts)
 		if ffnRe.MatchString(t.Name) {
 			z := make([]bool, len(d.rowNNZ))
@@ -122,11 +126,7 @@ func Stats(path string, ternarize bool) (*FileStats, error) {
 	if isBitcos {
 		fs.RepackBytes = f.FileSize
 	} else {
-		h, err := outputHeader(f, dec)
-		if err != nil {
-			return nil, err
-		}
-		fs.RepackBytes, err = predictedSize(h, f.Alignment, dec)
+		fs.RepackBytes, err = predictedSize(f, dec, ternarize)
 		if err != nil {
 			return nil, err
 		}
@@ -134,14 +134,25 @@ func Stats(path string, ternarize bool) (*FileStats, error) {
 	return fs, nil
 }
 
-// predictedSize is the exact size of a repack with header h.
-func predictedSize(h ggufx.Header, align uint64, dec []Decision) (int64, error) {
-	n, err := ggufx.HeaderSize(h)
+// predictedSize is the exact size of the repack of a stock file whose
+// tensors' decisions are dec: the reserved header (header.go), then every
+// output tensor's padded data.
+func predictedSize(f *input, dec []Decision, ternarize bool) (int64, error) {
+	cand := make([]bool, len(f.Tensors))
+	for i := range f.Tensors {
+		_, cand[i] = preDecide(f, i, ternarize)
+	}
+	tails, err := i2sTails(f, cand)
 	if err != nil {
 		return 0, err
 	}
+	n, err := ggufx.HeaderSize(headerFor(f, dec, cand, true, tails))
+	if err != nil {
+		return 0, err
+	}
+	align := f.Alignment
 	size := int64(n)
-	for _, t := range h.Tensors {
+	for _, t := range headerFor(f, dec, cand, false, tails).Tensors {
 		sz, err := ggufx.TensorBytes(t.Type, t.Dims)
 		if err != nil {
 			return 0, err
@@ -161,13 +172,13 @@ func decisionFromPlanes(f *input, i int, b *tensorBuf) Decision {
 	return d
 }
 
-func tensorStats(d *Decision, s *format.Scales) TensorStats {
+func tensorStats(d *Decision, group int) TensorStats {
 	n := d.Weights
 	k := int64(d.Dims[0])
 	rows := n / k
 	ts := TensorStats{Name: d.Name, Type: d.Type, Dims: d.Dims, Layout: d.Layout, Reason: d.Reason, Weights: n, Z: d.Z}
-	if s.Group > 0 {
-		ts.ScaleBytes = 2 * n / int64(s.Group)
+	if group > 0 {
+		ts.ScaleBytes = 2 * n / int64(group)
 	} else {
 		ts.ScaleBytes = 4
 	}
