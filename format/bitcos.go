@@ -194,18 +194,30 @@ func walkBitcos(k, rows int, signs, rowIndex []byte, present []uint64, row func(
 		if end+SignTailBytes > uint64(len(signs)) {
 			return fmt.Errorf("bitcos: row %d: signs end at %d, beyond the %d-byte stream and its %d-byte tail", r, end, len(signs), SignTailBytes)
 		}
-		in := signs[start:end]
-		pos := 0 // bit position in the row's stream
+		// Bit pos of the stream is bit pos%8 of byte pos/8. A row's bits end
+		// before byte end, and end+8 <= len(signs) (checked above), so an
+		// 8-byte load at any byte of the row stays inside signs; the ninth
+		// byte a misaligned 64-bit field needs is inside the row.
+		pos := int(start) * 8
 		for i, m := range pres {
 			c := bits.OnesCount64(m)
-			dep[i] = 0
-			if c != 0 {
-				dep[i] = readBits(in, pos, c)
-				pos += c
+			if c == 0 {
+				dep[i] = 0
+				continue
 			}
+			b, sh := pos>>3, uint(pos&7)
+			v := binary.LittleEndian.Uint64(signs[b:]) >> sh
+			if sh != 0 && c > 64-int(sh) {
+				v |= uint64(signs[b+8]) << (64 - sh)
+			}
+			if c < 64 {
+				v &= 1<<uint(c) - 1
+			}
+			dep[i] = v
+			pos += c
 		}
 		pdepWords(neg, dep, pres)
-		if rest := len(in)*8 - pos; rest > 0 && readBits(in, pos, rest) != 0 {
+		if rest := int(end)*8 - pos; rest > 0 && signs[pos>>3]>>(pos&7) != 0 {
 			return fmt.Errorf("bitcos: row %d: non-zero padding bits after the last sign", r)
 		}
 		if err := row(r, neg); err != nil {
@@ -221,27 +233,4 @@ func walkBitcos(k, rows int, signs, rowIndex []byte, present []uint64, row func(
 		return fmt.Errorf("bitcos: sign stream is %d bytes, want %d (%d sign bytes + %d-byte tail)", len(signs), end+SignTailBytes, end, SignTailBytes)
 	}
 	return nil
-}
-
-// readBits returns the n (1..64) bits of in starting at bit pos, LSB first.
-// Bits past the end of in read as zero.
-func readBits(in []byte, pos, n int) uint64 {
-	b := pos >> 3
-	sh := uint(pos & 7)
-	var lo uint64
-	if b+8 <= len(in) {
-		lo = binary.LittleEndian.Uint64(in[b:])
-	} else {
-		for i := b; i < len(in); i++ {
-			lo |= uint64(in[i]) << (8 * (i - b))
-		}
-	}
-	v := lo >> sh
-	if sh != 0 && n > 64-int(sh) && b+8 < len(in) {
-		v |= uint64(in[b+8]) << (64 - sh)
-	}
-	if n < 64 {
-		v &= 1<<uint(n) - 1
-	}
-	return v
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 
@@ -57,14 +58,14 @@ func benchRepack(in string, runs int) error {
 	out := filepath.Join(dir, ".bench-repack.gguf")
 	defer os.Remove(cp)
 	defer os.Remove(out)
-	bestCopy, bestRepack := time.Duration(1<<62), time.Duration(1<<62)
+	var copies, repacks []time.Duration
 	var rss int64
 	for r := 0; r < runs; r++ {
 		t0 := time.Now()
 		if err := copyFile(in, cp); err != nil {
 			return err
 		}
-		bestCopy = min(bestCopy, time.Since(t0))
+		copies = append(copies, time.Since(t0))
 		os.Remove(cp)
 
 		c := exec.Command(self, "repack", "-q", "-o", out, in)
@@ -73,17 +74,22 @@ func benchRepack(in string, runs int) error {
 		if err := c.Run(); err != nil {
 			return fmt.Errorf("repack: %w", err)
 		}
-		bestRepack = min(bestRepack, time.Since(t0))
+		repacks = append(repacks, time.Since(t0))
 		if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			rss = max(rss, ru.Maxrss*1024)
 		}
 		os.Remove(out)
 	}
 	mb := float64(size) / 1e6
-	fmt.Printf("file %s (%s), largest tensor %s, %d runs each, best of each\n", in, human(size), human(int64(largest)), runs)
-	fmt.Printf("copy   %7.3fs  %7.1f MB/s\n", bestCopy.Seconds(), mb/bestCopy.Seconds())
-	fmt.Printf("repack %7.3fs  %7.1f MB/s  (%.2fx copy speed; goal >= 0.80x)\n", bestRepack.Seconds(), mb/bestRepack.Seconds(),
-		bestCopy.Seconds()/bestRepack.Seconds())
+	slices.Sort(copies)
+	slices.Sort(repacks)
+	med := func(d []time.Duration) time.Duration { return d[len(d)/2] }
+	fmt.Printf("file %s (%s), largest tensor %s, %d alternating runs each\n", in, human(size), human(int64(largest)), runs)
+	fmt.Printf("         best     median   MB/s (median)\n")
+	fmt.Printf("copy   %7.3fs  %7.3fs  %7.1f\n", copies[0].Seconds(), med(copies).Seconds(), mb/med(copies).Seconds())
+	fmt.Printf("repack %7.3fs  %7.3fs  %7.1f\n", repacks[0].Seconds(), med(repacks).Seconds(), mb/med(repacks).Seconds())
+	fmt.Printf("repack speed / copy speed: %.2fx (medians), %.2fx (best); goal >= 0.80x\n",
+		med(copies).Seconds()/med(repacks).Seconds(), copies[0].Seconds()/repacks[0].Seconds())
 	goal := int64(256<<20) + int64(largest)
 	fmt.Printf("repack peak RSS %s (goal <= 256 MiB + largest tensor = %s)\n", human(rss), human(goal))
 	return nil
