@@ -300,7 +300,7 @@ func TestStatsTable(t *testing.T) {
 		if ts.Z < 0.25 || ts.Z > 0.6 {
 			t.Errorf("%s: z = %.3f outside the generated range", ts.Name, ts.Z)
 		}
-		if ts.BitcosRawBPW != 2-ts.Z || ts.TwoBitBPW != 2 || ts.FiveTritBPW != 1.625 {
+		if ts.BitcosRawBPW != 2-ts.Z || ts.TwoBitBPW != 2.0625 || ts.FiveTritBPW != 1.625 || ts.TQ1BPW != 1.6875 {
 			t.Errorf("%s: rates %v", ts.Name, ts)
 		}
 		if !(ts.EntropyBPW < ts.BitcosRawBPW) {

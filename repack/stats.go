@@ -29,9 +29,9 @@ type TensorStats struct {
 	BitcosBPW    float64 `json:"bitcos_bpw"`         // with all overheads
 	BitcosRawBPW float64 `json:"bitcos_symbols_bpw"` // 2 - z, symbols only
 
-	TwoBitBytes   int64 `json:"two_bit_bytes"`
+	TwoBitBytes   int64 `json:"two_bit_bytes"` // 2 bits/weight plus the tensor's scales
 	TQ1Bytes      int64 `json:"tq1_0_bytes,omitempty"`
-	FiveTritBytes int64 `json:"five_trit_128_bytes"`
+	FiveTritBytes int64 `json:"five_trit_128_bytes"` // symbols only, the paper's reference rate
 	BitcosBytes   int64 `json:"bitcos_bytes"` // bitmap + signs + tail + row index + scales
 	ScaleBytes    int64 `json:"scale_bytes"`
 	ZeroRows      int   `json:"zero_rows"`
@@ -182,7 +182,7 @@ func tensorStats(d *Decision, group int) TensorStats {
 	} else {
 		ts.ScaleBytes = 4
 	}
-	ts.TwoBitBytes = n / 4
+	ts.TwoBitBytes = n/4 + ts.ScaleBytes // the 2-bit layouts with these scales
 	if k%256 == 0 {
 		ts.TQ1Bytes = n / 256 * 54
 	} else {

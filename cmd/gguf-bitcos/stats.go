@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gguf-bitcos/gguf-bitcos/compat"
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
@@ -21,8 +22,18 @@ func statsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// An independent reading of the header, where gguf-parser-go
+			// can read the file (not I2_S, not BITCOS).
+			sum, sumErr := compat.Summarize(args[0])
 			if asJSON {
-				return writeJSON(os.Stdout, fs)
+				return writeJSON(os.Stdout, struct {
+					*repack.FileStats
+					Parser *compat.Summary `json:"gguf_parser_go,omitempty"`
+				}{fs, sum})
+			}
+			if sumErr == nil {
+				fmt.Printf("model: %s %q, %s, %.2fM parameters, %.3f bits/weight (gguf-parser-go)\n",
+					sum.Architecture, sum.Name, sum.FileType, float64(sum.Parameters)/1e6, sum.BitsPerWeight)
 			}
 			tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(tw, "tensor\ttype\tz\tfloor\t2-bit\tTQ1_0\t5t@128\tBITCOS\t2-z\tBITCOS bytes\tlayout\t")
@@ -39,7 +50,8 @@ func statsCmd() *cobra.Command {
 			}
 			row(fs.Total)
 			tw.Flush()
-			fmt.Println("bits/weight: floor = h(z)+(1-z); BITCOS includes bitmap, signs, 8-byte tail, row index and scales; 2-z is its symbol rate")
+			fmt.Println("bits/weight: floor = h(z)+(1-z), symbols only; 2-bit = 2 + the tensor's scales; TQ1_0 = 1.625 + its fp16 per 256;")
+			fmt.Println("  5t@128 = 1.625, symbols only; BITCOS = bitmap + signs + 8-byte tail + row index + scales; 2-z = BITCOS symbols only")
 			for _, t := range fs.Tensors {
 				if t.Reason != "" {
 					fmt.Printf("%s: %s\n", t.Name, t.Reason)
