@@ -55,9 +55,9 @@ func benchRepack(in string, runs int) error {
 	}
 	dir := filepath.Dir(in)
 	cp := filepath.Join(dir, ".bench-copy.gguf")
-	out := filepath.Join(dir, ".bench-repack.gguf")
+	rpOut := filepath.Join(dir, ".bench-repack.gguf")
 	defer os.Remove(cp)
-	defer os.Remove(out)
+	defer os.Remove(rpOut)
 	var copies, repacks []time.Duration
 	var rss int64
 	for r := 0; r < runs; r++ {
@@ -68,7 +68,7 @@ func benchRepack(in string, runs int) error {
 		copies = append(copies, time.Since(t0))
 		os.Remove(cp)
 
-		c := exec.Command(self, "repack", "-q", "-o", out, in)
+		c := exec.Command(self, "repack", "-q", "-o", rpOut, in)
 		c.Stderr = os.Stderr
 		t0 = time.Now()
 		if err := c.Run(); err != nil {
@@ -78,20 +78,20 @@ func benchRepack(in string, runs int) error {
 		if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			rss = max(rss, ru.Maxrss*1024)
 		}
-		os.Remove(out)
+		os.Remove(rpOut)
 	}
 	mb := float64(size) / 1e6
 	slices.Sort(copies)
 	slices.Sort(repacks)
 	med := func(d []time.Duration) time.Duration { return d[len(d)/2] }
-	fmt.Printf("file %s (%s), largest tensor %s, %d alternating runs each\n", in, human(size), human(int64(largest)), runs)
-	fmt.Printf("         best     median   MB/s (median)\n")
-	fmt.Printf("copy   %7.3fs  %7.3fs  %7.1f\n", copies[0].Seconds(), med(copies).Seconds(), mb/med(copies).Seconds())
-	fmt.Printf("repack %7.3fs  %7.3fs  %7.1f\n", repacks[0].Seconds(), med(repacks).Seconds(), mb/med(repacks).Seconds())
-	fmt.Printf("repack speed / copy speed: %.2fx (medians), %.2fx (best); goal >= 0.80x\n",
+	fmt.Fprintf(stdout, "file %s (%s), largest tensor %s, %d alternating runs each\n", in, human(size), human(int64(largest)), runs)
+	fmt.Fprintf(stdout, "         best     median   MB/s (median)\n")
+	fmt.Fprintf(stdout, "copy   %7.3fs  %7.3fs  %7.1f\n", copies[0].Seconds(), med(copies).Seconds(), mb/med(copies).Seconds())
+	fmt.Fprintf(stdout, "repack %7.3fs  %7.3fs  %7.1f\n", repacks[0].Seconds(), med(repacks).Seconds(), mb/med(repacks).Seconds())
+	fmt.Fprintf(stdout, "repack speed / copy speed: %.2fx (medians), %.2fx (best); goal >= 0.80x\n",
 		med(copies).Seconds()/med(repacks).Seconds(), copies[0].Seconds()/repacks[0].Seconds())
 	goal := int64(256<<20) + int64(largest)
-	fmt.Printf("repack peak RSS %s (goal <= 256 MiB + largest tensor = %s)\n", human(rss), human(goal))
+	fmt.Fprintf(stdout, "repack peak RSS %s (goal <= 256 MiB + largest tensor = %s)\n", human(rss), human(goal))
 	return nil
 }
 

@@ -59,7 +59,7 @@ func genCmd() *cobra.Command {
 			if err := modelgen.Write(args[0], s); err != nil {
 				return err
 			}
-			fmt.Println("wrote", filepath.Clean(args[0]))
+			fmt.Fprintln(stdout, "wrote", filepath.Clean(args[0]))
 			return nil
 		},
 	}

@@ -12,7 +12,30 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func main() {
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run executes the command line args and returns the exit status: 0, 2 when
+// verify found differences, 1 for any other error.
+func run(args []string, outW, stderr io.Writer) int {
+	root := newRoot()
+	root.SetArgs(args)
+	root.SetOut(outW)
+	root.SetErr(stderr)
+	stdout = outW
+	if err := root.Execute(); err != nil {
+		fmt.Fprintln(stderr, "gguf-bitcos:", err)
+		if e, ok := err.(exitError); ok {
+			return e.code
+		}
+		return 1
+	}
+	return 0
+}
+
+// stdout is where commands print their results (run sets it).
+var stdout io.Writer = os.Stdout
+
+func newRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "gguf-bitcos",
 		Short:         "Store ternary GGUF weights below 1.58 bits, losslessly",
@@ -38,13 +61,7 @@ func main() {
 		}
 	}
 	root.AddCommand(repackCmd(), statsCmd(), verifyCmd(), unpackCmd(), genCmd(), benchCmd())
-	if err := root.Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "gguf-bitcos:", err)
-		if e, ok := err.(exitError); ok {
-			os.Exit(e.code)
-		}
-		os.Exit(1)
-	}
+	return root
 }
 
 // exitError carries a specific exit code.

@@ -45,19 +45,19 @@ is written to a temporary file beside it, read back and checked, then renamed.`,
 				return err
 			}
 			if asJSON {
-				return writeJSON(os.Stdout, rep)
+				return writeJSON(stdout, rep)
 			}
 			for _, d := range rep.Tensors {
 				if d.Layout == repack.LayoutKept {
-					fmt.Printf("kept   %-40s %-6s %s\n", d.Name, d.Type, d.Reason)
+					fmt.Fprintf(stdout, "kept   %-40s %-6s %s\n", d.Name, d.Type, d.Reason)
 				}
 			}
-			fmt.Printf("%s -> %s\n", rep.Input, rep.Output)
-			fmt.Printf("  %d tensors to BITCOS, %d ternary tensors kept\n", rep.Converted, rep.Kept)
-			fmt.Printf("  %s -> %s (%.2f%%) in %.1fs\n", human(rep.InputBytes), human(rep.OutputBytes),
+			fmt.Fprintf(stdout, "%s -> %s\n", rep.Input, rep.Output)
+			fmt.Fprintf(stdout, "  %d tensors to BITCOS, %d ternary tensors kept\n", rep.Converted, rep.Kept)
+			fmt.Fprintf(stdout, "  %s -> %s (%.2f%%) in %.1fs\n", human(rep.InputBytes), human(rep.OutputBytes),
 				100*float64(rep.OutputBytes)/float64(rep.InputBytes), time.Since(start).Seconds())
 			if rep.Canonical != "" {
-				fmt.Printf("  note: unpack will not be byte-identical: %s\n", rep.Canonical)
+				fmt.Fprintf(stdout, "  note: unpack will not be byte-identical: %s\n", rep.Canonical)
 			}
 			return nil
 		},
@@ -86,7 +86,7 @@ BitNet the result is the original file byte for byte.`,
 			if err := repack.Unpack(args[0], out); err != nil {
 				return err
 			}
-			fmt.Printf("%s -> %s\n", args[0], out)
+			fmt.Fprintf(stdout, "%s -> %s\n", args[0], out)
 			return nil
 		},
 	}
@@ -106,22 +106,22 @@ func verifyCmd() *cobra.Command {
 				return err
 			}
 			if asJSON {
-				if err := writeJSON(os.Stdout, v); err != nil {
+				if err := writeJSON(stdout, v); err != nil {
 					return err
 				}
 			} else {
 				for _, d := range v.Diffs {
-					fmt.Println("DIFF", d)
+					fmt.Fprintln(stdout, "DIFF", d)
 				}
 				if v.MoreDiffs > 0 {
-					fmt.Printf("... and %d more differences\n", v.MoreDiffs)
+					fmt.Fprintf(stdout, "... and %d more differences\n", v.MoreDiffs)
 				}
 			}
 			if !v.OK() {
 				return exitError{code: 2, msg: fmt.Sprintf("%s and %s differ", args[0], args[1])}
 			}
 			if !asJSON {
-				fmt.Printf("OK: %d tensors (%d ternary, compared as codes and scale bits) and %d KVs identical\n",
+				fmt.Fprintf(stdout, "OK: %d tensors (%d ternary, compared as codes and scale bits) and %d KVs identical\n",
 					v.TensorsChecked, v.TernaryChecked, v.KVsChecked)
 			}
 			return nil

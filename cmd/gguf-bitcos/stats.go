@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -26,16 +25,16 @@ func statsCmd() *cobra.Command {
 			// can read the file (not I2_S, not BITCOS).
 			sum, sumErr := compat.Summarize(args[0])
 			if asJSON {
-				return writeJSON(os.Stdout, struct {
+				return writeJSON(stdout, struct {
 					*repack.FileStats
 					Parser *compat.Summary `json:"gguf_parser_go,omitempty"`
 				}{fs, sum})
 			}
 			if sumErr == nil {
-				fmt.Printf("model: %s %q, %s, %.2fM parameters, %.3f bits/weight (gguf-parser-go)\n",
+				fmt.Fprintf(stdout, "model: %s %q, %s, %.2fM parameters, %.3f bits/weight (gguf-parser-go)\n",
 					sum.Architecture, sum.Name, sum.FileType, float64(sum.Parameters)/1e6, sum.BitsPerWeight)
 			}
-			tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(tw, "tensor\ttype\tz\tfloor\t2-bit\tTQ1_0\t5t@128\tBITCOS\t2-z\tBITCOS bytes\tlayout\t")
 			row := func(t repack.TensorStats) {
 				tq1 := "-"
@@ -50,14 +49,14 @@ func statsCmd() *cobra.Command {
 			}
 			row(fs.Total)
 			tw.Flush()
-			fmt.Println("bits/weight: floor = h(z)+(1-z), symbols only; 2-bit = 2 + the tensor's scales; TQ1_0 = 1.625 + its fp16 per 256;")
-			fmt.Println("  5t@128 = 1.625, symbols only; BITCOS = bitmap + signs + 8-byte tail + row index + scales; 2-z = BITCOS symbols only")
+			fmt.Fprintln(stdout, "bits/weight: floor = h(z)+(1-z), symbols only; 2-bit = 2 + the tensor's scales; TQ1_0 = 1.625 + its fp16 per 256;")
+			fmt.Fprintln(stdout, "  5t@128 = 1.625, symbols only; BITCOS = bitmap + signs + 8-byte tail + row index + scales; 2-z = BITCOS symbols only")
 			for _, t := range fs.Tensors {
 				if t.Reason != "" {
-					fmt.Printf("%s: %s\n", t.Name, t.Reason)
+					fmt.Fprintf(stdout, "%s: %s\n", t.Name, t.Reason)
 				}
 				if t.KernelNote != "" {
-					fmt.Printf("%s: %s\n", t.Name, t.KernelNote)
+					fmt.Fprintf(stdout, "%s: %s\n", t.Name, t.KernelNote)
 				}
 			}
 			dead := 0
@@ -65,14 +64,14 @@ func statsCmd() *cobra.Command {
 				dead += d.Count
 			}
 			if len(fs.Dead) > 0 {
-				fmt.Printf("dead FFN neurons (gate and up rows all zero): %d in %d layers\n", dead, len(fs.Dead))
+				fmt.Fprintf(stdout, "dead FFN neurons (gate and up rows all zero): %d in %d layers\n", dead, len(fs.Dead))
 				for _, d := range fs.Dead {
 					if d.Count > 0 {
-						fmt.Printf("  layer %d: %d of %d\n", d.Layer, d.Count, d.FFN)
+						fmt.Fprintf(stdout, "  layer %d: %d of %d\n", d.Layer, d.Count, d.FFN)
 					}
 				}
 			}
-			fmt.Printf("file: %s; as repacked: %s\n", human(fs.FileBytes), human(fs.RepackBytes))
+			fmt.Fprintf(stdout, "file: %s; as repacked: %s\n", human(fs.FileBytes), human(fs.RepackBytes))
 			return nil
 		},
 	}
