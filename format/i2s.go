@@ -61,28 +61,39 @@ func (i2sCodec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
 		return err
 	}
 	planesFor(p, k, rows)
-	firstBad := -1
-	for g := range ng {
-		q := (*[i2sBytes]byte)(src[g*i2sBytes : (g+1)*i2sBytes])
-		var bad uint64
-		p.Present[2*g], p.Present[2*g+1], p.Neg[2*g], p.Neg[2*g+1], bad = decode128(q, true)
-		if bad != 0 && firstBad < 0 {
-			firstBad = g
-		}
-	}
 	tail := src[ng*i2sBytes:]
 	s.Group, s.F16 = 0, s.F16[:0]
 	s.F32 = binary.LittleEndian.Uint32(tail[0:4])
 	s.Tail = append(s.Tail[:0], tail[4:i2sTail]...)
-	if firstBad >= 0 {
-		q := src[firstBad*i2sBytes:]
+	if !decodeI2S(p.Present, p.Neg, src) {
+		return nil
+	}
+	for g := range ng {
+		q := src[g*i2sBytes : (g+1)*i2sBytes]
+		if !hasCode3(q) {
+			continue
+		}
 		for j := range i2sElems {
 			if q[j%32]>>(6-2*(j/32))&3 == 3 {
-				return notTernaryAt(firstBad*i2sElems+j, k)
+				return notTernaryAt(g*i2sElems+j, k)
 			}
 		}
 	}
 	return nil
+}
+
+// decodeI2SGeneric is the pure-Go twin of decodeI2S's fast path: it decodes
+// the len(pres)/2 groups of 128 weights at the start of src into pres and
+// neg and reports whether some code is 3.
+func decodeI2SGeneric(pres, neg []uint64, src []byte) bool {
+	var bad uint64
+	for g := range len(pres) / 2 {
+		q := (*[i2sBytes]byte)(src[g*i2sBytes : (g+1)*i2sBytes])
+		var b uint64
+		pres[2*g], pres[2*g+1], neg[2*g], neg[2*g+1], b = decode128(q, true)
+		bad |= b
+	}
+	return bad != 0
 }
 
 // Encode writes p and s as I2_S. s.Tail must be nil/empty (28 zero bytes are

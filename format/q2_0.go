@@ -60,11 +60,34 @@ func (q2_0Codec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
 	planesFor(p, k, rows)
 	s.Group, s.F32, s.Tail = q2Elems, 0, s.Tail[:0]
 	s.F16 = resizeU16(s.F16, nb)
-	pres, neg, d := p.Present[:nb], p.Neg[:nb], s.F16[:nb]
-	var err3 error
+	d := s.F16[:nb]
+	for b := range d {
+		d[b] = binary.LittleEndian.Uint16(src[b*q2Bytes : b*q2Bytes+2])
+	}
+	if !decodeQ2(p.Present, p.Neg, src) {
+		return nil
+	}
+	for b := range nb {
+		blk := src[b*q2Bytes : (b+1)*q2Bytes]
+		for h := range 2 {
+			w := binary.LittleEndian.Uint64(blk[2+8*h : 10+8*h])
+			if bad := w & (w >> 1) & 0x5555555555555555; bad != 0 {
+				return notTernaryAt(b*q2Elems+32*h+bits.TrailingZeros64(bad)/2, k)
+			}
+		}
+	}
+	return nil
+}
+
+// decodeQ2Generic is the pure-Go twin of decodeQ2's fast path: it decodes
+// the len(pres) blocks at the start of src into pres and neg and reports
+// whether some code is 3.
+func decodeQ2Generic(pres, neg []uint64, src []byte) bool {
+	nb := len(pres)
+	neg = neg[:nb]
+	var bad uint64
 	for b := range nb {
 		blk := (*[q2Bytes]byte)(src[b*q2Bytes : (b+1)*q2Bytes])
-		d[b] = binary.LittleEndian.Uint16(blk[0:2])
 		// Unshuffle both code words; the delta swaps are written out so that
 		// they inline and the two words interleave.
 		u0 := binary.LittleEndian.Uint64(blk[2:10])
@@ -78,11 +101,9 @@ func (q2_0Codec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
 		b1 := u0>>32 | u1&0xffffffff00000000
 		pres[b] = b1 | ^b0
 		neg[b] = ^(b1 | b0)
-		if bad := b1 & b0; bad != 0 && err3 == nil {
-			err3 = notTernaryAt(b*q2Elems+bits.TrailingZeros64(bad), k)
-		}
+		bad |= b1 & b0
 	}
-	return err3
+	return bad != 0
 }
 
 // Encode writes p and s as Q2_0; the code bytes are those

@@ -47,28 +47,55 @@ func (tq2_0Codec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
 	planesFor(p, k, rows)
 	s.Group, s.F32, s.Tail = tq2Elems, 0, s.Tail[:0]
 	s.F16 = resizeU16(s.F16, nb)
-	firstBad := -1
-	for b := range nb {
-		blk := (*[tq2Bytes]byte)(src[b*tq2Bytes : (b+1)*tq2Bytes])
-		pw := (*[4]uint64)(p.Present[4*b : 4*b+4])
-		nw := (*[4]uint64)(p.Neg[4*b : 4*b+4])
-		var bad0, bad1 uint64
-		pw[0], pw[1], nw[0], nw[1], bad0 = decode128((*[32]byte)(blk[0:32]), false)
-		pw[2], pw[3], nw[2], nw[3], bad1 = decode128((*[32]byte)(blk[32:64]), false)
-		s.F16[b] = binary.LittleEndian.Uint16(blk[64:66])
-		if bad0|bad1 != 0 && firstBad < 0 {
-			firstBad = b
-		}
+	d := s.F16[:nb]
+	for b := range d {
+		d[b] = binary.LittleEndian.Uint16(src[b*tq2Bytes+64 : b*tq2Bytes+66])
 	}
-	if firstBad >= 0 {
-		blk := src[firstBad*tq2Bytes:]
+	if !decodeTQ2(p.Present, p.Neg, src) {
+		return nil
+	}
+	for b := range nb {
+		blk := src[b*tq2Bytes : b*tq2Bytes+64]
+		if !hasCode3(blk) {
+			continue
+		}
 		for e := range tq2Elems {
 			if blk[e/128*32+e%32]>>(2*(e%128/32))&3 == 3 {
-				return notTernaryAt(firstBad*tq2Elems+e, k)
+				return notTernaryAt(b*tq2Elems+e, k)
 			}
 		}
 	}
 	return nil
+}
+
+// decodeTQ2Generic is the pure-Go twin of decodeTQ2's fast path: it decodes
+// the len(pres)/4 blocks at the start of src into pres and neg and reports
+// whether some code is 3.
+func decodeTQ2Generic(pres, neg []uint64, src []byte) bool {
+	var bad uint64
+	for b := range len(pres) / 4 {
+		blk := (*[tq2Bytes]byte)(src[b*tq2Bytes : (b+1)*tq2Bytes])
+		pw := (*[4]uint64)(pres[4*b : 4*b+4])
+		nw := (*[4]uint64)(neg[4*b : 4*b+4])
+		var bad0, bad1 uint64
+		pw[0], pw[1], nw[0], nw[1], bad0 = decode128((*[32]byte)(blk[0:32]), false)
+		pw[2], pw[3], nw[2], nw[3], bad1 = decode128((*[32]byte)(blk[32:64]), false)
+		bad |= bad0 | bad1
+	}
+	return bad != 0
+}
+
+// hasCode3 reports whether the 2-bit codes in q (len(q) % 8 == 0, each code
+// at an even bit offset of its byte, as in every 2-bit layout here) include
+// a 3.
+func hasCode3(q []byte) bool {
+	for i := 0; i+8 <= len(q); i += 8 {
+		w := binary.LittleEndian.Uint64(q[i:])
+		if w&(w>>1)&0x5555555555555555 != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Encode writes p and s as TQ2_0; the bytes are those quantize_row_tq2_0_ref
