@@ -55,6 +55,8 @@ func (i2sCodec) TensorBytes(k, rows int) int {
 
 // Decode reads an I2_S tensor. On a *NotTernaryError p and s are still
 // filled (code 3 reads as +1).
+// The codes go through decodeI2S (an assembly fast path on amd64,
+// decode_amd64.go, or decodeI2SGeneric).
 func (i2sCodec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
 	ng, err := checkDecode("I2_S", src, k, rows, i2sElems, i2sBytes, i2sTail)
 	if err != nil {

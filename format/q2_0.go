@@ -27,6 +27,7 @@ type q2_0Codec struct{}
 const (
 	q2Elems = 64
 	q2Bytes = 18
+	q2Chunk = 512 // blocks per Decode step (9 KiB of src)
 )
 
 func (q2_0Codec) Name() string        { return "Q2_0" }
@@ -43,15 +44,8 @@ func (q2_0Codec) TensorBytes(k, rows int) int {
 }
 
 // Decode reads a Q2_0 tensor. On a *NotTernaryError p and s are still filled
-// (code 3 reads as +1).
-//
-// A block's 16 code bytes are two little-endian words of 32 codes each, code
-// j at bits 2j+1:2j. An outer perfect unshuffle (Hacker's Delight 7-2, five
-// delta swaps) sends the even bits (bit 0 of every code) of a word to its low
-// half and the odd bits to its high half, keeping their order; so the two
-// words give the block's bit-0 and bit-1 planes in element order, and the
-// Planes word follows by plain word logic (see twobit.go). Encode runs the
-// same swaps in reverse order (the perfect shuffle).
+// (code 3 reads as +1). The codes go through decodeQ2 (an assembly fast path
+// on amd64, decode_amd64.go, or decodeQ2Generic).
 func (q2_0Codec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
 	nb, err := checkDecode("Q2_0", src, k, rows, q2Elems, q2Bytes, 0)
 	if err != nil {
@@ -60,11 +54,21 @@ func (q2_0Codec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
 	planesFor(p, k, rows)
 	s.Group, s.F32, s.Tail = q2Elems, 0, s.Tail[:0]
 	s.F16 = resizeU16(s.F16, nb)
-	d := s.F16[:nb]
-	for b := range d {
-		d[b] = binary.LittleEndian.Uint16(src[b*q2Bytes : b*q2Bytes+2])
+	// Chunks of blocks small enough that the scales are read from L1 just
+	// after the codes: a separate pass would fetch every line of src again.
+	bad := false
+	for b0 := 0; b0 < nb; b0 += q2Chunk {
+		b1 := min(b0+q2Chunk, nb)
+		chunk := src[b0*q2Bytes : b1*q2Bytes]
+		if decodeQ2(p.Present[b0:b1], p.Neg[b0:b1], chunk) {
+			bad = true
+		}
+		d := s.F16[b0:b1]
+		for b := range d {
+			d[b] = binary.LittleEndian.Uint16(chunk[b*q2Bytes : b*q2Bytes+2])
+		}
 	}
-	if !decodeQ2(p.Present, p.Neg, src) {
+	if !bad {
 		return nil
 	}
 	for b := range nb {
@@ -82,6 +86,15 @@ func (q2_0Codec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
 // decodeQ2Generic is the pure-Go twin of decodeQ2's fast path: it decodes
 // the len(pres) blocks at the start of src into pres and neg and reports
 // whether some code is 3.
+//
+// A block's 16 code bytes are two little-endian words of 32 codes each, code
+// j at bits 2j+1:2j. An outer perfect unshuffle (Hacker's Delight 7-2, five
+// delta swaps) sends the even bits (bit 0 of every code) of a word to its low
+// half and the odd bits to its high half, keeping their order; so the two
+// words give the block's bit-0 and bit-1 planes in element order, and the
+// Planes word follows by plain word logic (see twobit.go). Encode runs the
+// same swaps in reverse order (the perfect shuffle). (The BMI2 path does the
+// unshuffle with pext and the even/odd bit masks.)
 func decodeQ2Generic(pres, neg []uint64, src []byte) bool {
 	nb := len(pres)
 	neg = neg[:nb]

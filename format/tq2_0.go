@@ -22,6 +22,7 @@ type tq2_0Codec struct{}
 const (
 	tq2Elems = 256
 	tq2Bytes = 66
+	tq2Chunk = 128 // blocks per Decode step (8.25 KiB of src)
 )
 
 func (tq2_0Codec) Name() string        { return "TQ2_0" }
@@ -39,6 +40,8 @@ func (tq2_0Codec) TensorBytes(k, rows int) int {
 
 // Decode reads a TQ2_0 tensor. On a *NotTernaryError p and s are still filled
 // (code 3 reads as +1).
+// The codes go through decodeTQ2 (an assembly fast path on amd64,
+// decode_amd64.go, or decodeTQ2Generic).
 func (tq2_0Codec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
 	nb, err := checkDecode("TQ2_0", src, k, rows, tq2Elems, tq2Bytes, 0)
 	if err != nil {
@@ -47,11 +50,21 @@ func (tq2_0Codec) Decode(src []byte, k, rows int, p *Planes, s *Scales) error {
 	planesFor(p, k, rows)
 	s.Group, s.F32, s.Tail = tq2Elems, 0, s.Tail[:0]
 	s.F16 = resizeU16(s.F16, nb)
-	d := s.F16[:nb]
-	for b := range d {
-		d[b] = binary.LittleEndian.Uint16(src[b*tq2Bytes+64 : b*tq2Bytes+66])
+	// Chunks of blocks small enough that the scales are read from L1 just
+	// after the codes: a separate pass would fetch every line of src again.
+	bad := false
+	for b0 := 0; b0 < nb; b0 += tq2Chunk {
+		b1 := min(b0+tq2Chunk, nb)
+		chunk := src[b0*tq2Bytes : b1*tq2Bytes]
+		if decodeTQ2(p.Present[4*b0:4*b1], p.Neg[4*b0:4*b1], chunk) {
+			bad = true
+		}
+		d := s.F16[b0:b1]
+		for b := range d {
+			d[b] = binary.LittleEndian.Uint16(chunk[b*tq2Bytes+64 : b*tq2Bytes+66])
+		}
 	}
-	if !decodeTQ2(p.Present, p.Neg, src) {
+	if !bad {
 		return nil
 	}
 	for b := range nb {

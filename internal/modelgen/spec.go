@@ -24,7 +24,8 @@ type Spec struct {
 	// Type is the ternary weights' type: TQ2_0, TQ1_0, Q2_0 or I2_S, or a
 	// float master type (F16, BF16, F32) holding unquantized weights.
 	Type ggufx.GGMLType
-	// HeadType is token_embd's type (F16 unless set: F32, BF16, F16).
+	// HeadType is token_embd's (and output's) type: F32, F16 or BF16. The
+	// zero value is F32; Small and Shape2B set F16.
 	HeadType ggufx.GGMLType
 	// Output adds a separate output.weight head (untied embeddings).
 	Output bool
@@ -72,8 +73,10 @@ func (s *Spec) check() error {
 	if s.ZMin == 0 && s.ZMax == 0 {
 		s.ZMin, s.ZMax = 0.30, 0.52
 	}
-	if s.HeadType == 0 {
-		s.HeadType = ggufx.TypeF16
+	switch s.HeadType {
+	case ggufx.TypeF32, ggufx.TypeF16, ggufx.TypeBF16:
+	default:
+		return fmt.Errorf("modelgen: head type %v is not F32, F16 or BF16", s.HeadType)
 	}
 	if s.Arch == "" {
 		s.Arch = "bitnet"

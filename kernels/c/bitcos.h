@@ -1,0 +1,91 @@
+// BITCOS x Q8_K dot products: one output row x one activation column.
+//
+// This folder is the single source of truth for the BITCOS CPU kernels of
+// gguf-bitcos. The files are written to be copied into the llama.cpp patch
+// series (ggml-cpu), so they use ggml's style and depend on nothing beyond
+// <stdint.h>, <string.h> and <immintrin.h>. The Go reference
+// (kernels.VecDotQ8K) and the cgo tests in ../ check every variant against
+// each other, bit for bit.
+//
+// Row layout (docs/FORMAT.md): a presence bitmap of n/8 bytes (weight j is bit
+// j%8 of byte j/8), and a sign stream holding one bit per non-zero weight, in
+// element order, LSB first, 1 = negative. Weight j is
+//     t_j = 0 if its bitmap bit is clear, else (sign bit k ? -1 : +1)
+// where k is the number of set bitmap bits before j.
+//
+// Kernel contract, n a multiple of QK_K = 256:
+//   bitmap: the row's n/8 bytes
+//   signs : the row's sign stream; up to 8 bytes past the row's last sign byte
+//           may be read (the tensor ends with 8 zero bytes, FORMAT.md)
+//   d16   : the row's fp16 scales, one per 256 weights, or NULL
+//   d32   : the per-tensor scale, used when d16 == NULL
+//   y     : n/256 block_q8_K of the activation column
+//
+// Numerics (every variant, bit-exact with ggml_vec_dot_tq2_0_q8_K_generic for
+// the same ternary values and scales, evaluated without FMA contraction):
+//   sumf = 0.0f
+//   for each 256-block b, in order:
+//       sumi_b = exact int32 sum over j of t_j * y[b].qs[j]
+//       d      = y[b].d * fp16_to_fp32(d16[b])      (or y[b].d * d32)
+//       sumf   = sumf + (float)sumi_b * d           (a rounded multiply, then
+//                                                    a rounded add: no FMA)
+//   *s = sumf
+// The multiply and the add are kept apart by BITCOS_FP_BARRIER (an empty asm
+// on GCC/Clang), so the order holds whatever -ffp-contract says; the cgo
+// build also passes -ffp-contract=off. Blocks with a zero scale add exactly
+// (+/-)0, as in the TQ kernels.
+//
+// Activation range: the SIMD variants negate int8 activations, which is exact
+// for -127..127, the range quantize_row_q8_K produces (|qs| <= 127 by
+// construction: iscale = -127/max). An activation of -128 under a negative
+// weight would read as -128 instead of +128 there; the generic variant is
+// exact for every int8.
+//
+// Variants (each file compiles to nothing when its ISA is not enabled):
+//   bitcos_generic.c  generic scalar C, any CPU
+//   bitcos_avx2.c     AVX2 + BMI2: pdep deposits the signs on present lanes
+//   bitcos_nopdep.c   AVX2 without pdep, for CPUs where pdep is microcoded
+//                     (AMD family 0x17, Zen 1/2): a 256-entry table per
+//                     bitmap byte
+//   bitcos_avx512.c   AVX-512 F+BW (+BMI2): bitmap words as k-masks
+//   bitcos_avx512_twin.c  portable scalar C mirroring bitcos_avx512.c lane by
+//                     lane, so its logic is tested on machines without
+//                     AVX-512
+
+#pragma once
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BITCOS_QK_K 256
+
+// Layout-identical to ggml's block_q8_K (ggml-common.h); inside ggml use that.
+typedef struct {
+    float   d;                     // delta
+    int8_t  qs[BITCOS_QK_K];       // quants
+    int16_t bsums[BITCOS_QK_K/16]; // sum of quants in groups of 16
+} bitcos_block_q8_K;
+
+_Static_assert(sizeof(bitcos_block_q8_K) == 4 + BITCOS_QK_K + BITCOS_QK_K/8, "wrong bitcos_block_q8_K size");
+
+typedef void (*bitcos_vec_dot_t)(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
+                                 const uint16_t * d16, float d32, const void * y);
+
+void bitcos_vec_dot_q8_K_generic    (int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
+void bitcos_vec_dot_q8_K_avx2       (int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
+void bitcos_vec_dot_q8_K_avx2_nopdep(int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
+void bitcos_vec_dot_q8_K_avx512     (int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
+void bitcos_vec_dot_q8_K_avx512_twin(int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
+
+// Which variants this build compiled with their SIMD paths (1) or as a call
+// to the generic kernel (0).
+int bitcos_have_avx2(void);
+int bitcos_have_avx2_nopdep(void);
+int bitcos_have_avx512(void);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,75 @@
+// Helpers shared by the BITCOS kernels (static inline, no state).
+// In the llama.cpp patch these map to GGML_CPU_FP16_TO_FP32 and friends.
+
+#pragma once
+
+#include <stdint.h>
+#include <string.h>
+
+#include "bitcos.h"
+
+#if defined(__F16C__) || defined(__AVX2__) || defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
+// BITCOS_FP_BARRIER(x): the compiler must treat the float x as unknown, so a
+// multiply before it and an add after it cannot be fused into an FMA.
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && defined(__SSE_MATH__)
+#define BITCOS_FP_BARRIER(x) __asm__ ("" : "+x"(x))
+#elif defined(__GNUC__) && defined(__aarch64__)
+#define BITCOS_FP_BARRIER(x) __asm__ ("" : "+w"(x))
+#elif defined(__GNUC__)
+#define BITCOS_FP_BARRIER(x) __asm__ ("" : "+m"(x))
+#else
+#define BITCOS_FP_BARRIER(x) ((void)0) // rely on -ffp-contract=off (or /fp:precise)
+#endif
+
+#if defined(__GNUC__)
+#define BITCOS_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define BITCOS_UNLIKELY(x) (x)
+#endif
+
+// Exact IEEE half -> float (every fp16 value is a float).
+static inline float bitcos_fp16_to_fp32(uint16_t h) {
+#if defined(__F16C__)
+    return _cvtsh_ss(h);
+#else
+    const uint32_t sign = (uint32_t)(h & 0x8000) << 16;
+    uint32_t e = (h >> 10) & 0x1f;
+    uint32_t m = h & 0x3ff;
+    uint32_t bits;
+    if (e == 0x1f) {
+        bits = sign | 0x7f800000u | (m << 13); // inf, nan
+    } else if (e != 0) {
+        bits = sign | ((e + 112) << 23) | (m << 13);
+    } else if (m == 0) {
+        bits = sign; // +-0
+    } else {
+        e = 113; // subnormal: m * 2^-24, normalise
+        while (!(m & 0x400)) {
+            m <<= 1;
+            e--;
+        }
+        bits = sign | (e << 23) | ((m & 0x3ff) << 13);
+    }
+    float f;
+    memcpy(&f, &bits, sizeof(f));
+    return f;
+#endif
+}
+
+// The float step of one 256-block, in the order of
+// ggml_vec_dot_tq2_0_q8_K_generic: d = y.d * x.d; sumf += (float)sumi * d.
+static inline float bitcos_block_acc(float sumf, int32_t sumi, float yd, const uint16_t * d16, float d32, int b) {
+    const float d = yd * (d16 ? bitcos_fp16_to_fp32(d16[b]) : d32);
+    float p = (float) sumi * d;
+    BITCOS_FP_BARRIER(p);
+    return sumf + p;
+}
+
+static inline uint64_t bitcos_load_u64(const uint8_t * p) {
+    uint64_t v;
+    memcpy(&v, p, sizeof(v));
+    return v; // little-endian: byte 0 -> bits 0..7
+}
