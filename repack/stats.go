@@ -32,7 +32,7 @@ type TensorStats struct {
 	TwoBitBytes   int64 `json:"two_bit_bytes"` // 2 bits/weight plus the tensor's scales
 	TQ1Bytes      int64 `json:"tq1_0_bytes,omitempty"`
 	FiveTritBytes int64 `json:"five_trit_128_bytes"` // symbols only, the paper's reference rate
-	BitcosBytes   int64 `json:"bitcos_bytes"` // bitmap + signs + tail + row index + scales
+	BitcosBytes   int64 `json:"bitcos_bytes"`        // bitmap + signs + tail + row index + scales
 	ScaleBytes    int64 `json:"scale_bytes"`
 	ZeroRows      int   `json:"zero_rows"`
 	// KernelNote says which activation type a kernel needs for this
