@@ -33,14 +33,14 @@ func headerFor(f *input, dec []Decision, cand []bool, reserve bool, tails map[in
 	anyCand := false
 	for i, t := range f.Tensors {
 		d := &dec[i]
-		if cand[i] {
+		if cand[i] && d.head == "" {
 			anyCand = true
 			weights[d.Source] += d.Weights
 			if d.master {
 				master = t.Type.String()
 			}
 		}
-		bitcos := d.Layout == LayoutBitcos || (reserve && cand[i])
+		bitcos := d.Layout == LayoutBitcos || (reserve && cand[i] && d.head == "")
 		switch {
 		case bitcos:
 			k, rows := shape2D(t.Dims)
@@ -57,6 +57,8 @@ func headerFor(f *input, dec []Decision, cand []bool, reserve bool, tails map[in
 			if tail, ok := tails[i]; ok && !allZero(tail) {
 				tailKVs = append(tailKVs, ggufx.KVUint8Array(KeyI2STail+t.Name, tail))
 			}
+		case d.head != "":
+			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: headType(d)})
 		case d.Layout == LayoutTQ2:
 			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: ggufx.TypeTQ2_0})
 		default:

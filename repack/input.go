@@ -17,6 +17,8 @@ type input struct {
 	*ggufx.File
 	data []byte   // the whole file, or nil
 	fd   *os.File // for in-kernel copies
+
+	heads map[string]string // head tensors to quantize: name -> type (head.go)
 }
 
 func openInput(path string) (*input, error) {

@@ -38,7 +38,9 @@ type Decision struct {
 	signBytes int     // sign stream length including its tail
 	rowNNZ    []int32 // per-row non-zero counts (stats: dead neurons)
 	isTernary bool
-	master    bool // ternarized from a float master (master.go)
+	master    bool   // ternarized from a float master (master.go)
+	head      string // head type name when the head is quantized (head.go)
+	err       error  // a head that cannot be quantized as asked
 }
 
 // fillCounts sets the counts, z and sign stream size from per-row non-zeros.
@@ -95,6 +97,12 @@ func preDecide(f *input, i int, ternarize bool) (d Decision, cand bool) {
 		SourceBytes: int64(pad(t.Size, f.Alignment)), Layout: LayoutCopied}
 	if n, err := ggufx.Elements(t.Dims); err == nil {
 		d.Weights = int64(n)
+	}
+	if typ, ok := f.heads[t.Name]; ok {
+		if d.err = headDecision(f, i, &d, typ); d.err == nil {
+			return d, true
+		}
+		return d, false
 	}
 	if ternarize && ternarizable(t) {
 		d.master, d.Source = true, ggufx.TypeTQ2_0

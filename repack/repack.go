@@ -27,6 +27,9 @@ type Options struct {
 	// Ternarize ternarizes the projection weights of a float (F16, BF16,
 	// F32) master with BitNet's absmean rule: the one lossy path (master.go).
 	Ternarize bool
+	// Heads maps head tensor names to the quantized type they get
+	// ("q8_0", "q6_K", "q4_K"; see HeadPlan). Lossy, by request only.
+	Heads map[string]string
 	// Progress, if set, is called with bytes done and total, from one
 	// goroutine, as the output is written.
 	Progress func(done, total int64)
@@ -90,10 +93,19 @@ func Repack(in string, opt Options) (*Report, error) {
 		rep.Canonical = err.Error()
 	}
 
+	f.heads = opt.Heads
+	for name := range opt.Heads {
+		if _, ok := f.Tensor(name); !ok && name != OutputW {
+			return nil, fmt.Errorf("%s: no tensor %q to quantize", in, name)
+		}
+	}
 	dec := make([]Decision, len(f.Tensors))
 	cand := make([]bool, len(f.Tensors))
 	for i := range f.Tensors {
 		dec[i], cand[i] = preDecide(f, i, opt.Ternarize)
+		if dec[i].err != nil {
+			return nil, dec[i].err
+		}
 	}
 	tails, err := i2sTails(f, cand)
 	if err != nil {
@@ -407,6 +419,14 @@ func copyTensor(w *paddedWriter, bw *bufio.Writer, out *os.File, f *input, i int
 // the scales are the source's bits, copied. A kept tensor returns a piece
 // without data: the writer copies the source bytes.
 func encodeTensor(f *input, i int, d *Decision, st *encState) piece {
+	if d.head != "" {
+		h, _ := format.LookupHeadType(d.head)
+		out := st.grow(h.Bytes(int(d.Weights)))
+		if err := quantizeHead(f, i, h, out, runtime.GOMAXPROCS(0)); err != nil {
+			return piece{err: err}
+		}
+		return piece{idx: i, bufs: [][]byte{out}}
+	}
 	b := &st.b
 	if err := loadSource(f, i, b, d); err != nil {
 		if isNotTernary(err) {

@@ -2,6 +2,7 @@ package repack
 
 import (
 	"bytes"
+	"runtime"
 	"fmt"
 	"io"
 	"strings"
@@ -16,6 +17,7 @@ type VerifyResult struct {
 	TensorsChecked     int
 	TernaryChecked     int
 	KVsChecked         int
+	HeadsChecked       int // quantized heads compared with the reference quantization
 	Diffs              []string
 	MoreDiffs          int // differences beyond the listed ones
 }
@@ -92,6 +94,17 @@ func Verify(original, repacked string) (*VerifyResult, error) {
 			}
 			if !same {
 				v.diff("tensor %q (%v): data differs", ta.Name, ta.Type)
+			}
+			continue
+		}
+		if _, ok := headOf(tb.Type); ok && isFloatType(ta.Type) {
+			same, err := sameHead(a, ia[j], b, ib[j], runtime.GOMAXPROCS(0))
+			if err != nil {
+				return nil, err
+			}
+			v.HeadsChecked++
+			if !same {
+				v.diff("tensor %q: %v is not the reference quantization of the original %v", ta.Name, tb.Type, ta.Type)
 			}
 			continue
 		}

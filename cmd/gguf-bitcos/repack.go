@@ -19,6 +19,8 @@ func repackCmd() *cobra.Command {
 		workers int
 		quiet   bool
 		tern    bool
+
+		head, tokEmbType, outType string
 	)
 	cmd := &cobra.Command{
 		Use:   "repack MODEL.gguf",
@@ -29,7 +31,11 @@ copies everything else byte for byte. The output (default MODEL.bitcos.gguf)
 is written to a temporary file beside it, read back and checked, then renamed.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opt := repack.Options{Output: out, Workers: workers, Ternarize: tern}
+			heads, err := repack.HeadPlan(head, tokEmbType, outType)
+			if err != nil {
+				return err
+			}
+			opt := repack.Options{Output: out, Workers: workers, Ternarize: tern, Heads: heads}
 			if !quiet && !asJSON && term.IsTerminal(int(os.Stderr.Fd())) {
 				var bar *progressbar.ProgressBar
 				opt.Progress = func(done, total int64) {
@@ -48,8 +54,8 @@ is written to a temporary file beside it, read back and checked, then renamed.`,
 				return writeJSON(stdout, rep)
 			}
 			for _, d := range rep.Tensors {
-				if d.Layout == repack.LayoutKept {
-					fmt.Fprintf(stdout, "kept   %-40s %-6s %s\n", d.Name, d.Type, d.Reason)
+				if d.Layout != repack.LayoutBitcos && d.Layout != repack.LayoutCopied && d.Reason != "" {
+					fmt.Fprintf(stdout, "%-6s %-40s %-6s %s\n", d.Layout, d.Name, d.Type, d.Reason)
 				}
 			}
 			fmt.Fprintf(stdout, "%s -> %s\n", rep.Input, rep.Output)
@@ -66,6 +72,9 @@ is written to a temporary file beside it, read back and checked, then renamed.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON summary")
 	cmd.Flags().IntVar(&workers, "workers", 0, "tensors encoded in parallel (default: GOMAXPROCS)")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "no progress bar")
+	cmd.Flags().StringVar(&head, "head", "", "quantize the embedding/output head: q8_0, q6_K, q4_K or keep (lossy; bytes as llama-quantize writes them)")
+	cmd.Flags().StringVar(&tokEmbType, "token-embedding-type", "", "type for token_embd.weight (overrides --head)")
+	cmd.Flags().StringVar(&outType, "output-tensor-type", "", "type for output.weight (overrides --head)")
 	cmd.Flags().BoolVar(&tern, "ternarize", false, "F16/BF16/F32 master: ternarize the projections (absmean, lossy) and store them as BITCOS or TQ2_0")
 	return cmd
 }
@@ -123,6 +132,9 @@ func verifyCmd() *cobra.Command {
 			if !asJSON {
 				fmt.Fprintf(stdout, "OK: %d tensors (%d ternary, compared as codes and scale bits) and %d KVs identical\n",
 					v.TensorsChecked, v.TernaryChecked, v.KVsChecked)
+				if v.HeadsChecked > 0 {
+					fmt.Fprintf(stdout, "    %d quantized head tensor(s) equal the reference quantization of the original\n", v.HeadsChecked)
+				}
 			}
 			return nil
 		},
