@@ -28,7 +28,7 @@ func TestRepackMasters(t *testing.T) {
 			if rep.Converted != 14 {
 				t.Fatalf("%d projections converted, want 14", rep.Converted)
 			}
-			fs, err := Stats(in, true)
+			fs, err := Stats(in, true, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -164,7 +164,7 @@ func notTernary(d *Decision, err error) {
 // master are ternarized (master.go).
 func analyze(f *input, i int, b *tensorBuf, ternarize bool) (Decision, error) {
 	d, cand := preDecide(f, i, ternarize)
-	if !cand {
+	if !cand || d.head != "" {
 		return d, nil
 	}
 	t := f.Tensors[i]

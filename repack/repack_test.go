@@ -83,7 +83,7 @@ func TestRepackEveryType(t *testing.T) {
 				}
 			}
 			// Sizes equal the formula to the byte.
-			fs, err := Stats(in, false)
+			fs, err := Stats(in, false, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -289,7 +289,7 @@ func TestRepackRefuses(t *testing.T) {
 
 func TestStatsTable(t *testing.T) {
 	in := genModel(t, modelgen.Small(ggufx.TypeTQ2_0, 10))
-	fs, err := Stats(in, false)
+	fs, err := Stats(in, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,6 +58,24 @@ type FileStats struct {
 	// BitcosFileBytes is the exact size repack would write (for a stock
 	// file) or the file's size (for a BITCOS file).
 	RepackBytes int64 `json:"repack_file_bytes"`
+	// DecodeRead is what one decode step (one token) reads, by component,
+	// in this file and as repacked.
+	DecodeRead struct {
+		Before ReadBytes `json:"before"`
+		After  ReadBytes `json:"after"`
+	} `json:"decode_step_reads"`
+}
+
+// ReadBytes splits the weight bytes one decode step reads: the output head
+// (output.weight, or token_embd when the embeddings are tied), the ternary
+// layers (all their data: bitmap, signs, row index and scales for BITCOS),
+// and the rest (norms, other float weights, one row of token_embd when the
+// head is separate).
+type ReadBytes struct {
+	Head    int64 `json:"head"`
+	Ternary int64 `json:"ternary"`
+	Rest    int64 `json:"rest"`
+	Total   int64 `json:"total"`
 }
 
 // Entropy is the binary entropy h(z) in bits.
@@ -74,12 +92,13 @@ var ffnRe = regexp.MustCompile(`^blk\.(\d+)\.ffn_(gate|up)\.weight$`)
 //
 // With ternarize, a float master's projections are reported as ternarized
 // (as repack --ternarize would write them).
-func Stats(path string, ternarize bool) (*FileStats, error) {
+func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, error) {
 	f, err := openInput(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	f.heads = heads
 	fs := &FileStats{File: path, FileBytes: f.FileSize}
 	_, isBitcos := f.KV(KeyVersion)
 	var b tensorBuf
@@ -103,6 +122,9 @@ func Stats(path string, ternarize bool) (*FileStats, error) {
 				d.Layout, d.Reason = LayoutKept, "kept by the repack that wrote this file"
 			}
 		}
+		if d.err != nil {
+			return nil, d.err
+		}
 		dec = append(dec, d)
 		if !d.isTernary {
 			continue
@@ -122,6 +144,7 @@ func Stats(path string, ternarize bool) (*FileStats, error) {
 		}
 	}
 	fs.Total = totalStats(fs.Tensors)
+	fs.DecodeRead = decodeReads(f, dec)
 	fs.Dead = deadNeurons(zeroRowsOf)
 	if isBitcos {
 		fs.RepackBytes = f.FileSize
@@ -260,4 +283,54 @@ func deadNeurons(z map[string][]bool) []DeadNeurons {
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Layer < out[b].Layer })
 	return out
+}
+
+// decodeReads estimates the bytes one decode step reads from each component,
+// before (this file) and after (as repack would write it, with dec's
+// decisions, including a quantized head).
+func decodeReads(f *input, dec []Decision) (r struct {
+	Before ReadBytes `json:"before"`
+	After  ReadBytes `json:"after"`
+}) {
+	_, hasOutput := f.Tensor(OutputW)
+	var j int
+	for i, t := range f.Tensors {
+		if isCompanion(t.Name) {
+			continue
+		}
+		d := dec[j]
+		j++
+		before, after := int64(t.Size), int64(t.Size)
+		if t.Type == ggufx.TypeBITCOS {
+			before = d.BitcosBytes // the whole family
+			after = before
+		}
+		switch {
+		case d.Layout == LayoutBitcos && t.Type != ggufx.TypeBITCOS:
+			after = d.BitcosBytes
+		case d.head != "":
+			h, _ := format.LookupHeadType(d.head)
+			after = int64(h.Bytes(int(d.Weights)))
+		case d.Layout == LayoutTQ2:
+			k, rows := shape2D(t.Dims)
+			after = int64(format.TQ2_0.TensorBytes(k, rows))
+		}
+		add := func(rb *ReadBytes, n int64) {
+			switch {
+			case t.Name == OutputW || (t.Name == TokenEmbd && !hasOutput):
+				rb.Head += n
+			case t.Name == TokenEmbd: // a lookup reads one row
+				rb.Rest += n / int64(t.Dims[len(t.Dims)-1])
+			case d.isTernary || t.Type == ggufx.TypeBITCOS:
+				rb.Ternary += n
+			default:
+				rb.Rest += n
+			}
+			rb.Total = rb.Head + rb.Ternary + rb.Rest
+		}
+		add(&r.Before, before)
+		add(&r.After, after)
+		_ = i
+	}
+	return r
 }

@@ -12,12 +12,17 @@ import (
 
 func statsCmd() *cobra.Command {
 	var asJSON, ternarize bool
+	var head, tokEmbType, outType string
 	cmd := &cobra.Command{
 		Use:   "stats MODEL.gguf",
 		Short: "Zero density, entropy floor and bits/weight of every ternary tensor under each layout",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fs, err := repack.Stats(args[0], ternarize)
+			heads, err := repack.HeadPlan(head, tokEmbType, outType)
+			if err != nil {
+				return err
+			}
+			fs, err := repack.Stats(args[0], ternarize, heads)
 			if err != nil {
 				return err
 			}
@@ -72,10 +77,17 @@ func statsCmd() *cobra.Command {
 				}
 			}
 			fmt.Fprintf(stdout, "file: %s; as repacked: %s\n", human(fs.FileBytes), human(fs.RepackBytes))
+			b, a := fs.DecodeRead.Before, fs.DecodeRead.After
+			fmt.Fprintf(stdout, "one decode step reads:  head %s -> %s, ternary layers %s -> %s, rest %s -> %s; total %s -> %s (%.2fx less)\n",
+				human(b.Head), human(a.Head), human(b.Ternary), human(a.Ternary), human(b.Rest), human(a.Rest),
+				human(b.Total), human(a.Total), float64(b.Total)/float64(max(a.Total, 1)))
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().StringVar(&head, "head", "", "report the repack with the head quantized: q8_0, q6_K, q4_K or keep")
+	cmd.Flags().StringVar(&tokEmbType, "token-embedding-type", "", "type for token_embd.weight (overrides --head)")
+	cmd.Flags().StringVar(&outType, "output-tensor-type", "", "type for output.weight (overrides --head)")
 	cmd.Flags().BoolVar(&ternarize, "ternarize", false, "report a float master's projections as repack --ternarize would write them")
 	return cmd
 }
