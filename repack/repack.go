@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"golang.org/x/sync/semaphore"
@@ -30,6 +31,9 @@ type Options struct {
 	// Heads maps head tensor names to the quantized type they get
 	// ("q8_0", "q6_K", "q4_K"; see HeadPlan). Lossy, by request only.
 	Heads map[string]string
+	// Split, if set, writes shards as llama-gguf-split does
+	// (OUTPUT-without-.gguf-00001-of-0000N.gguf) instead of one file.
+	Split SplitOptions
 	// Progress, if set, is called with bytes done and total, from one
 	// goroutine, as the output is written.
 	Progress func(done, total int64)
@@ -44,6 +48,8 @@ type Report struct {
 	Converted   int        `json:"converted"`
 	Kept        int        `json:"kept"`
 	Tensors     []Decision `json:"tensors"`
+	// Shards are the files written when splitting.
+	Shards []string `json:"shards,omitempty"`
 	// Canonical is empty when an unpack reproduces the input byte for byte,
 	// else why it cannot (the input's own layout is not canonical).
 	Canonical string `json:"canonical_note,omitempty"`
@@ -66,10 +72,11 @@ func DefaultOutput(in string) string {
 // streams the results in order, and the real header goes into the reserved
 // room at the end.
 func Repack(in string, opt Options) (*Report, error) {
-	f, err := openInput(in)
+	f, done, err := openJoined(in)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	defer f.Close()
 	if _, ok := f.KV(KeyVersion); ok {
 		return nil, fmt.Errorf("%s: already a BITCOS file (has %s); nothing to repack", in, KeyVersion)
@@ -177,6 +184,20 @@ func Repack(in string, opt Options) (*Report, error) {
 	}
 	if checkErr != nil {
 		return nil, fmt.Errorf("%s: the written output did not read back intact: %w", opt.Output, checkErr)
+	}
+	if opt.Split.MaxBytes > 0 || opt.Split.MaxTensors > 0 {
+		// The verified single file is cut into shards, then removed.
+		prefix := strings.TrimSuffix(opt.Output, ".gguf")
+		if rep.Shards, err = splitFile(tmp.Name(), prefix, opt.Split); err != nil {
+			return nil, fmt.Errorf("%s: %w", opt.Output, err)
+		}
+		for _, p := range rep.Shards {
+			if st, err := os.Stat(p); err == nil {
+				rep.OutputBytes += st.Size()
+			}
+		}
+		rep.Output = rep.Shards[0]
+		return rep, nil // the deferred cleanup removes the single file
 	}
 	if err := os.Rename(tmp.Name(), opt.Output); err != nil {
 		return nil, err

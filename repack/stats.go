@@ -93,10 +93,11 @@ var ffnRe = regexp.MustCompile(`^blk\.(\d+)\.ffn_(gate|up)\.weight$`)
 // With ternarize, a float master's projections are reported as ternarized
 // (as repack --ternarize would write them).
 func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, error) {
-	f, err := openInput(path)
+	f, done, err := openJoined(path)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	defer f.Close()
 	f.heads = heads
 	fs := &FileStats{File: path, FileBytes: f.FileSize}

@@ -23,10 +23,11 @@ func DefaultUnpackOutput(in string) string {
 // whose layout was canonical (Report.Canonical empty) the result is the
 // original file byte for byte.
 func Unpack(in, out string) error {
-	f, err := openInput(in)
+	f, done, err := openJoined(in)
 	if err != nil {
 		return err
 	}
+	defer done()
 	defer f.Close()
 	if out == "" {
 		out = DefaultUnpackOutput(in)

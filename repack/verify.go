@@ -44,15 +44,17 @@ func (v *VerifyResult) maxDiffs() int { return 20 }
 // ternarized first (master.go): the check then proves the repack equals the
 // ternarization.
 func Verify(original, repacked string) (*VerifyResult, error) {
-	a, err := openInput(original)
+	a, doneA, err := openJoined(original)
 	if err != nil {
 		return nil, err
 	}
+	defer doneA()
 	defer a.Close()
-	b, err := openInput(repacked)
+	b, doneB, err := openJoined(repacked)
 	if err != nil {
 		return nil, err
 	}
+	defer doneB()
 	defer b.Close()
 	v := &VerifyResult{Original: original, Repacked: repacked}
 	if a.Version != b.Version {

@@ -21,6 +21,8 @@ func repackCmd() *cobra.Command {
 		tern    bool
 
 		head, tokEmbType, outType string
+		splitSize                 string
+		splitTensors              int
 	)
 	cmd := &cobra.Command{
 		Use:   "repack MODEL.gguf",
@@ -36,6 +38,16 @@ is written to a temporary file beside it, read back and checked, then renamed.`,
 				return err
 			}
 			opt := repack.Options{Output: out, Workers: workers, Ternarize: tern, Heads: heads}
+			switch {
+			case splitSize != "" && splitTensors > 0:
+				return fmt.Errorf("give --split-max-size or --split-max-tensors, not both")
+			case splitSize != "":
+				if opt.Split.MaxBytes, err = repack.ParseSplitSize(splitSize); err != nil {
+					return err
+				}
+			case splitTensors > 0:
+				opt.Split.MaxTensors = splitTensors
+			}
 			if !quiet && !asJSON && term.IsTerminal(int(os.Stderr.Fd())) {
 				var bar *progressbar.ProgressBar
 				opt.Progress = func(done, total int64) {
@@ -59,6 +71,9 @@ is written to a temporary file beside it, read back and checked, then renamed.`,
 				}
 			}
 			fmt.Fprintf(stdout, "%s -> %s\n", rep.Input, rep.Output)
+			if len(rep.Shards) > 1 {
+				fmt.Fprintf(stdout, "  %d shards: %s ... %s\n", len(rep.Shards), rep.Shards[0], rep.Shards[len(rep.Shards)-1])
+			}
 			fmt.Fprintf(stdout, "  %d tensors to BITCOS, %d ternary tensors kept\n", rep.Converted, rep.Kept)
 			fmt.Fprintf(stdout, "  %s -> %s (%.2f%%) in %.1fs\n", human(rep.InputBytes), human(rep.OutputBytes),
 				100*float64(rep.OutputBytes)/float64(rep.InputBytes), time.Since(start).Seconds())
@@ -72,6 +87,8 @@ is written to a temporary file beside it, read back and checked, then renamed.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON summary")
 	cmd.Flags().IntVar(&workers, "workers", 0, "tensors encoded in parallel (default: GOMAXPROCS)")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "no progress bar")
+	cmd.Flags().StringVar(&splitSize, "split-max-size", "", "write shards of at most this much tensor data (e.g. 500M, 2G), named and keyed as llama-gguf-split does")
+	cmd.Flags().IntVar(&splitTensors, "split-max-tensors", 0, "write shards of at most this many tensors")
 	cmd.Flags().StringVar(&head, "head", "", "quantize the embedding/output head: q8_0, q6_K, q4_K or keep (lossy; bytes as llama-quantize writes them)")
 	cmd.Flags().StringVar(&tokEmbType, "token-embedding-type", "", "type for token_embd.weight (overrides --head)")
 	cmd.Flags().StringVar(&outType, "output-tensor-type", "", "type for output.weight (overrides --head)")

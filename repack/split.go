@@ -1,0 +1,289 @@
+package repack
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+)
+
+// Shards as llama-gguf-split writes them (tools/gguf-split at the pin):
+// PREFIX-00001-of-0000N.gguf; the first shard holds every KV of the model,
+// each shard holds split.no (u16), split.tensors.count (i32) and split.count
+// (u16) last, in that order (gguf_set_val removes a key and appends it), and
+// tensors in model order, each padded to 32 bytes.
+const (
+	KeySplitNo      = "split.no"
+	KeySplitCount   = "split.count"
+	KeySplitTensors = "split.tensors.count"
+)
+
+// SplitOptions say where to cut: before a tensor that would take a shard's
+// tensor data past MaxBytes (counting padded tensor sizes only, as
+// llama-gguf-split does), or every MaxTensors tensors. One of the two.
+type SplitOptions struct {
+	MaxBytes   int64
+	MaxTensors int
+}
+
+// ParseSplitSize reads llama-gguf-split's --split-max-size: a number with M
+// (10^6) or G (10^9).
+func ParseSplitSize(s string) (int64, error) {
+	if len(s) < 2 {
+		return 0, fmt.Errorf("split size %q: want a number followed by M or G", s)
+	}
+	n, err := strconv.ParseInt(s[:len(s)-1], 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("split size %q: want a positive number followed by M or G", s)
+	}
+	switch s[len(s)-1] {
+	case 'M', 'm':
+		return n * 1000 * 1000, nil
+	case 'G', 'g':
+		return n * 1000 * 1000 * 1000, nil
+	}
+	return 0, fmt.Errorf("split size %q: want a number followed by M or G", s)
+}
+
+// ShardPath is llama_split_path: PREFIX-%05d-of-%05d.gguf, numbered from 1.
+func ShardPath(prefix string, no, count int) string {
+	return fmt.Sprintf("%s-%05d-of-%05d.gguf", prefix, no+1, count)
+}
+
+var shardRe = regexp.MustCompile(`^(.*)-(\d{5})-of-(\d{5})\.gguf$`)
+
+// splitFile cuts the GGUF file at path into shards PREFIX-0000i-of-0000N.gguf
+// (each written to a temporary file and renamed) and returns their paths.
+func splitFile(path, prefix string, opt SplitOptions) ([]string, error) {
+	f, err := openInput(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if f.Alignment != ggufx.DefaultAlignment {
+		return nil, fmt.Errorf("%s: alignment %d: shards use llama-gguf-split's fixed 32", path, f.Alignment)
+	}
+	// Assign tensors to shards exactly as split_strategy does.
+	var groups [][]int
+	cur := []int{}
+	var size int64
+	n := len(f.Tensors)
+	for i, t := range f.Tensors {
+		nb := int64(pad(t.Size, ggufx.DefaultAlignment))
+		cut := false
+		if opt.MaxTensors > 0 {
+			cut = i > 0 && i < n && i%opt.MaxTensors == 0
+		} else {
+			cut = size+nb > opt.MaxBytes
+		}
+		if cut {
+			if len(cur) == 0 {
+				return nil, fmt.Errorf("tensor %q alone is larger than the split size (%d bytes), and llama-gguf-split does not allow an empty first shard", t.Name, opt.MaxBytes)
+			}
+			groups = append(groups, cur)
+			cur, size = []int{}, nb
+		} else {
+			size += nb
+		}
+		cur = append(cur, i)
+	}
+	groups = append(groups, cur)
+	var paths []string
+	for s, g := range groups {
+		var kvs []ggufx.KV
+		if s == 0 {
+			kvs = append(kvs, f.KVs...)
+		}
+		kvs = append(kvs,
+			ggufx.KVUint16(KeySplitNo, uint16(s)),
+			ggufx.KVInt32(KeySplitTensors, int32(n)),
+			ggufx.KVUint16(KeySplitCount, uint16(len(groups))),
+		)
+		h := ggufx.Header{Version: 3, Alignment: ggufx.DefaultAlignment, KVs: kvs}
+		for _, i := range g {
+			t := f.Tensors[i]
+			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: t.Type})
+		}
+		out := ShardPath(prefix, s, len(groups))
+		if err := writeGGUF(out, h, f, g); err != nil {
+			for _, p := range paths {
+				os.Remove(p)
+			}
+			return nil, err
+		}
+		paths = append(paths, out)
+	}
+	return paths, nil
+}
+
+// writeGGUF writes header h and the data of tensors idx of f to path
+// (through a temporary file renamed at the end).
+func writeGGUF(path string, h ggufx.Header, f *input, idx []int) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	bw := bufio.NewWriterSize(tmp, 4<<20)
+	w, err := ggufx.NewWriter(bw, h)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	for _, i := range idx {
+		if _, err := io.Copy(w, f.Section(i)); err != nil {
+			return fmt.Errorf("%s: tensor %q: %w", f.Path, f.Tensors[i].Name, err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if st, err := os.Stat(f.Path); err == nil {
+		tmp.Chmod(st.Mode().Perm())
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// isSplitKey reports whether key is one of the split.* keys.
+func isSplitKey(key string) bool {
+	return key == KeySplitNo || key == KeySplitCount || key == KeySplitTensors
+}
+
+// shardSet returns the paths of all shards of the set path belongs to, or
+// nil when path is not a shard (no split.count > 1).
+func shardSet(f *ggufx.File) ([]string, error) {
+	kv, ok := f.KV(KeySplitCount)
+	if !ok {
+		return nil, nil
+	}
+	count, ok := kv.AsUint64()
+	if !ok || count <= 1 {
+		return nil, nil
+	}
+	m := shardRe.FindStringSubmatch(f.Path)
+	if m == nil {
+		return nil, fmt.Errorf("%s: a shard (split.count %d) whose name is not PREFIX-NNNNN-of-NNNNN.gguf", f.Path, count)
+	}
+	if no, _ := strconv.Atoi(m[2]); no != 1 {
+		return nil, fmt.Errorf("%s: give the first shard (%s)", f.Path, ShardPath(m[1], 0, int(count)))
+	}
+	var paths []string
+	for s := 0; s < int(count); s++ {
+		paths = append(paths, ShardPath(m[1], s, int(count)))
+	}
+	return paths, nil
+}
+
+// joinShards merges the shard set starting at first into one GGUF file at
+// out: the first shard's KVs without the split.* keys, then every shard's
+// tensors in order. For shards repack wrote, the result is the unsplit
+// repack byte for byte.
+func joinShards(paths []string, out string) error {
+	var ins []*input
+	defer func() {
+		for _, in := range ins {
+			in.Close()
+		}
+	}()
+	var h ggufx.Header
+	for s, p := range paths {
+		in, err := openInput(p)
+		if err != nil {
+			return err
+		}
+		ins = append(ins, in)
+		kv, ok := in.KV(KeySplitNo)
+		if no, _ := kv.AsUint64(); !ok || no != uint64(s) {
+			return fmt.Errorf("%s: split.no is %s, want %d", p, kv.ValueString(), s)
+		}
+		if s == 0 {
+			h = ggufx.Header{Version: in.Version, Alignment: in.Alignment}
+			for _, kv := range in.KVs {
+				if !isSplitKey(kv.Key) {
+					h.KVs = append(h.KVs, kv)
+				}
+			}
+		}
+		for _, t := range in.Tensors {
+			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: t.Type})
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	bw := bufio.NewWriterSize(tmp, 4<<20)
+	w, err := ggufx.NewWriter(bw, h)
+	if err != nil {
+		return fmt.Errorf("%s: %w", paths[0], err)
+	}
+	for _, in := range ins {
+		for i := range in.Tensors {
+			if _, err := io.Copy(w, in.Section(i)); err != nil {
+				return fmt.Errorf("%s: tensor %q: %w", in.Path, in.Tensors[i].Name, err)
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), out)
+}
+
+// openJoined opens path; when it is the first shard of a set, the set is
+// joined into a temporary file first (removed by the returned cleanup).
+func openJoined(path string) (*input, func(), error) {
+	f, err := ggufx.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	paths, err := shardSet(f)
+	f.Close()
+	if err != nil {
+		return nil, nil, err
+	}
+	if paths == nil {
+		in, err := openInput(path)
+		return in, func() {}, err
+	}
+	dir, err := os.MkdirTemp(filepath.Dir(path), ".gguf-bitcos-join-*")
+	if err != nil {
+		return nil, nil, err
+	}
+	cleanup := func() { os.RemoveAll(dir) }
+	joined := filepath.Join(dir, strings.TrimSuffix(filepath.Base(path), ".gguf")+".joined.gguf")
+	if err := joinShards(paths, joined); err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	in, err := openInput(joined)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	in.File.Path = path // errors name what the user gave
+	return in, cleanup, nil
+}
