@@ -164,12 +164,14 @@ func scaleDiff(a, b *format.Scales) string {
 	return "?"
 }
 
-// compareKVs checks b's KVs, without bitcos.* keys, equal a's without them.
+// compareKVs checks b's KVs equal a's, both without bitcos.* and split.* keys.
 func compareKVs(v *VerifyResult, a, b *ggufx.File) {
 	strip := func(kvs []ggufx.KV) []ggufx.KV {
 		var out []ggufx.KV
 		for _, kv := range kvs {
-			if !strings.HasPrefix(kv.Key, KeyPrefix) {
+			// bitcos.* describe the repack; split.* the shard container
+			// (llama-gguf-split --merge leaves them in the merged file).
+			if !strings.HasPrefix(kv.Key, KeyPrefix) && !isSplitKey(kv.Key) {
 				out = append(out, kv)
 			}
 		}

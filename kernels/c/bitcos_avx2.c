@@ -35,32 +35,30 @@ int bitcos_have_avx2(void) { return 1; }
 #define BITCOS_SPREAD_LO _mm256_setr_epi8(0,0,0,0,0,0,0,0, 1,1,1,1,1,1,1,1, 2,2,2,2,2,2,2,2, 3,3,3,3,3,3,3,3)
 #define BITCOS_SPREAD_HI _mm256_setr_epi8(4,4,4,4,4,4,4,4, 5,5,5,5,5,5,5,5, 6,6,6,6,6,6,6,6, 7,7,7,7,7,7,7,7)
 
-typedef struct {
-    const uint8_t * sp; // byte of the next sign
-    uint64_t        bo; // its bit, 0..7
-} bitcos_sign_cursor;
-
-// Next c (0..64) signs, deposited on the set bits of m, with the k = 7 flip.
-static inline uint64_t bitcos_next_neg(bitcos_sign_cursor * cur, uint64_t m, uint64_t c) {
-    uint64_t sg = bitcos_load_u64(cur->sp) >> cur->bo;
-    const uint64_t end = cur->bo + c;
-    if (BITCOS_UNLIKELY(end > 64)) {
-        sg |= (uint64_t) cur->sp[8] << (64 - cur->bo); // bo >= 1 here
+// Next popcount(m) signs from bit *pos of the stream, deposited on the set
+// bits of m, with the k = 7 flip. One unaligned load covers 57..64 bits;
+// c > 56 may need a ninth byte (inside the row, since its bits are).
+static inline uint64_t bitcos_next_neg(const uint8_t * signs, uint64_t * pos, uint64_t m) {
+    const uint64_t c = (uint64_t) _mm_popcnt_u64(m);
+    const uint64_t p = *pos;
+    const uint64_t sh = p & 7;
+    uint64_t sg = bitcos_load_u64(signs + (p >> 3)) >> sh;
+    if (BITCOS_UNLIKELY(c > 56) && sh + c > 64) {
+        sg |= (uint64_t) signs[(p >> 3) + 8] << (64 - sh);
     }
-    cur->sp += end >> 3;
-    cur->bo  = end & 7;
+    *pos = p + c;
     return _pdep_u64(_bzhi_u64(sg, (unsigned) c), m) ^ (m & 0x8080808080808080ull);
 }
 
 // 64 weights: the bitmap word at bm, activations q[0..63].
-static inline __m256i bitcos_word64(__m256i acc, const uint8_t * bm, const int8_t * q, bitcos_sign_cursor * cur) {
+static inline __m256i bitcos_word64(__m256i acc, const uint8_t * bm, const int8_t * q, const uint8_t * signs, uint64_t * pos) {
     const __m256i spread_lo = BITCOS_SPREAD_LO;
     const __m256i spread_hi = BITCOS_SPREAD_HI;
     const __m256i lane_bit  = _mm256_set1_epi64x(0x8040201008040201);
     const __m256i ones8     = _mm256_set1_epi8(1);
 
     const uint64_t m   = bitcos_load_u64(bm);
-    const uint64_t neg = bitcos_next_neg(cur, m, (uint64_t) _mm_popcnt_u64(m));
+    const uint64_t neg = bitcos_next_neg(signs, pos, m);
 
     const __m256i vp = _mm256_castpd_si256(_mm256_broadcast_sd((const double *) bm)); // vbroadcastsd ymm, m64
     const __m256i vn = _mm256_set1_epi64x((long long) neg);
@@ -77,15 +75,14 @@ static inline __m256i bitcos_word64(__m256i acc, const uint8_t * bm, const int8_
     return _mm256_add_epi16(acc, _mm256_add_epi16(p0, p1));
 }
 
-// One 256-block: 16-bit pair sums folded to 4 int32 lanes (exact).
-static inline __m128i bitcos_block256(const uint8_t * bm, const int8_t * q, bitcos_sign_cursor * cur) {
+// One 256-block: 8 int32 lanes whose sum is sumi (exact).
+static inline __m256i bitcos_block256(const uint8_t * bm, const int8_t * q, const uint8_t * signs, uint64_t * pos) {
     __m256i acc = _mm256_setzero_si256();
-    acc = bitcos_word64(acc, bm,      q,       cur);
-    acc = bitcos_word64(acc, bm +  8, q +  64, cur);
-    acc = bitcos_word64(acc, bm + 16, q + 128, cur);
-    acc = bitcos_word64(acc, bm + 24, q + 192, cur);
-    const __m256i s32 = _mm256_madd_epi16(acc, _mm256_set1_epi16(1));
-    return _mm_add_epi32(_mm256_castsi256_si128(s32), _mm256_extracti128_si256(s32, 1));
+    acc = bitcos_word64(acc, bm,      q,       signs, pos);
+    acc = bitcos_word64(acc, bm +  8, q +  64, signs, pos);
+    acc = bitcos_word64(acc, bm + 16, q + 128, signs, pos);
+    acc = bitcos_word64(acc, bm + 24, q + 192, signs, pos);
+    return _mm256_madd_epi16(acc, _mm256_set1_epi16(1));
 }
 
 void bitcos_vec_dot_q8_K_avx2(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
@@ -93,17 +90,18 @@ void bitcos_vec_dot_q8_K_avx2(int n, float * s, const uint8_t * bitmap, const ui
     const bitcos_block_q8_K * y = (const bitcos_block_q8_K *) vy;
     const int nb = n / BITCOS_QK_K;
 
-    bitcos_sign_cursor cur = { signs, 0 };
+    uint64_t pos = 0; // bit position of the next sign
     float sumf = 0.0f;
 
     int b = 0;
     for (; b + 4 <= nb; b += 4) {
-        const __m128i s0 = bitcos_block256(bitmap + (b + 0)*32, y[b + 0].qs, &cur);
-        const __m128i s1 = bitcos_block256(bitmap + (b + 1)*32, y[b + 1].qs, &cur);
-        const __m128i s2 = bitcos_block256(bitmap + (b + 2)*32, y[b + 2].qs, &cur);
-        const __m128i s3 = bitcos_block256(bitmap + (b + 3)*32, y[b + 3].qs, &cur);
-        // [sumi_b, sumi_b+1, sumi_b+2, sumi_b+3], exact
-        const __m128i si = _mm_hadd_epi32(_mm_hadd_epi32(s0, s1), _mm_hadd_epi32(s2, s3));
+        const __m256i s0 = bitcos_block256(bitmap + (b + 0)*32, y[b + 0].qs, signs, &pos);
+        const __m256i s1 = bitcos_block256(bitmap + (b + 1)*32, y[b + 1].qs, signs, &pos);
+        const __m256i s2 = bitcos_block256(bitmap + (b + 2)*32, y[b + 2].qs, signs, &pos);
+        const __m256i s3 = bitcos_block256(bitmap + (b + 3)*32, y[b + 3].qs, signs, &pos);
+        // [sumi_b .. sumi_b+3], exact
+        const __m256i h  = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3));
+        const __m128i si = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
         __m128 dx;
         if (d16) {
             dx = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *) (d16 + b)));
@@ -114,16 +112,16 @@ void bitcos_vec_dot_q8_K_avx2(int n, float * s, const uint8_t * bitmap, const ui
         const __m128 d  = _mm_mul_ps(yd, dx);                 // d_b = y[b].d * scale_b
         __m128 p = _mm_mul_ps(_mm_cvtepi32_ps(si), d);        // (float)sumi_b * d_b
         BITCOS_FP_BARRIER(p);
-        sumf += _mm_cvtss_f32(p);
+        sumf += _mm_cvtss_f32(p);                             // in block order
         sumf += _mm_cvtss_f32(_mm_movehdup_ps(p));
         sumf += _mm_cvtss_f32(_mm_movehl_ps(p, p));
         sumf += _mm_cvtss_f32(_mm_shuffle_ps(p, p, _MM_SHUFFLE(3, 3, 3, 3)));
     }
     for (; b < nb; ++b) {
-        const __m128i s0 = bitcos_block256(bitmap + b*32, y[b].qs, &cur);
-        const __m128i h  = _mm_hadd_epi32(s0, s0);
-        const int32_t sumi = _mm_cvtsi128_si32(_mm_hadd_epi32(h, h));
-        sumf = bitcos_block_acc(sumf, sumi, y[b].d, d16, d32, b);
+        const __m256i s0 = bitcos_block256(bitmap + b*32, y[b].qs, signs, &pos);
+        __m128i t = _mm_add_epi32(_mm256_castsi256_si128(s0), _mm256_extracti128_si256(s0, 1));
+        t = _mm_hadd_epi32(t, t);
+        sumf = bitcos_block_acc(sumf, _mm_cvtsi128_si32(_mm_hadd_epi32(t, t)), y[b].d, d16, d32, b);
     }
 
     *s = sumf;
