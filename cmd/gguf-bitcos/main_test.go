@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,5 +65,62 @@ func TestCLI(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "j.gguf")); err == nil {
 		t.Fatal("output written for a bad input")
+	}
+}
+
+// TestCard writes a card for a split, head-quantized repack and checks its
+// numbers against stats --json and the files' sha256.
+func TestCard(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join("..", "..", "testdata", "tiny-tq2_0.gguf")
+	out := filepath.Join(dir, "m.bitcos.gguf")
+	var o, e bytes.Buffer
+	if code := run([]string{"repack", "-q", "--head", "q8_0", "--split-max-tensors", "12", in, "-o", out}, &o, &e); code != 0 {
+		t.Fatal(e.String())
+	}
+	first := filepath.Join(dir, "m.bitcos-00001-of-00003.gguf")
+	o.Reset()
+	if code := run([]string{"stats", "--json", first}, &o, &e); code != 0 {
+		t.Fatal(e.String())
+	}
+	var st struct {
+		Total struct {
+			Z         float64 `json:"zero_density"`
+			BitcosBPW float64 `json:"bitcos_bpw"`
+		} `json:"total"`
+		FileBytes int64 `json:"file_bytes"`
+	}
+	if err := json.Unmarshal(o.Bytes(), &st); err != nil {
+		t.Fatal(err)
+	}
+	if code := run([]string{"card", first, "--source", in, "-o", dir}, &o, &e); code != 0 {
+		t.Fatal(e.String())
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	card := string(md)
+	for _, want := range []string{
+		fmt.Sprintf("**%.4f bits/weight**", st.Total.BitcosBPW),
+		fmt.Sprintf("z = %.4f", st.Total.Z),
+		fmt.Sprintf("| this model | %d ", st.FileBytes),
+		"head q8_0 (token_embd.weight)",
+		"m.bitcos-00003-of-00003.gguf",
+	} {
+		if !strings.Contains(card, want) {
+			t.Errorf("card lacks %q", want)
+		}
+	}
+	for s := 1; s <= 3; s++ {
+		p := filepath.Join(dir, fmt.Sprintf("m.bitcos-%05d-of-00003.gguf", s))
+		sum, _, err := sha256File(p)
+		if err != nil || !strings.Contains(card, sum) {
+			t.Errorf("card lacks the sha256 of %s", p)
+		}
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "zero-density.svg"))
+	if err != nil || !strings.HasPrefix(string(svg), "<svg") || strings.Count(string(svg), "<rect") < 8 {
+		t.Fatalf("chart: %v", err)
 	}
 }
