@@ -2,9 +2,9 @@ package repack
 
 import (
 	"bytes"
-	"runtime"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 
 	"github.com/gguf-bitcos/gguf-bitcos/format"

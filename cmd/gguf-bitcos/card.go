@@ -230,4 +230,3 @@ func zeroDensitySVG(st *repack.FileStats) string {
 	b.WriteString("</svg>\n")
 	return b.String()
 }
-
