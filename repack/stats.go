@@ -58,6 +58,9 @@ type FileStats struct {
 	// BitcosFileBytes is the exact size repack would write (for a stock
 	// file) or the file's size (for a BITCOS file).
 	RepackBytes int64 `json:"repack_file_bytes"`
+	// Memory estimates what running the file takes (weights as stored plus
+	// an f16 KV cache at MemoryContext tokens; compute buffers not counted).
+	Memory MemoryEstimate `json:"memory_estimate"`
 	// DecodeRead is what one decode step (one token) reads, by component,
 	// in this file and as repacked.
 	DecodeRead struct {
@@ -146,6 +149,7 @@ func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, er
 	}
 	fs.Total = totalStats(fs.Tensors)
 	fs.DecodeRead = decodeReads(f, dec)
+	fs.Memory = estimateMemory(f.File, fs.FileBytes-int64(f.DataOffset), MemoryContext)
 	fs.Dead = deadNeurons(zeroRowsOf)
 	if isBitcos {
 		fs.RepackBytes = f.FileSize
@@ -334,4 +338,41 @@ func decodeReads(f *input, dec []Decision) (r struct {
 		_ = i
 	}
 	return r
+}
+
+// MemoryContext is the context length of the memory estimate.
+const MemoryContext = 4096
+
+// MemoryEstimate is a running model's memory by part.
+type MemoryEstimate struct {
+	Weights int64 `json:"weights"`
+	KVCache int64 `json:"kv_cache_f16"`
+	Context int64 `json:"context"`
+	Total   int64 `json:"total"`
+}
+
+// estimateMemory: the weights as stored plus K and V in f16 for every layer
+// and token of the context (2 x layers x ctx x n_embd_kv x 2 bytes), from
+// llama.cpp's hyper-parameter KVs. gguf-parser-go's estimator would be the
+// better tool, but it cannot read BITCOS (nor I2_S) files.
+func estimateMemory(f *ggufx.File, weights, ctx int64) MemoryEstimate {
+	m := MemoryEstimate{Weights: weights, Context: ctx}
+	arch := ""
+	if kv, ok := f.KV("general.architecture"); ok {
+		arch, _ = kv.AsString()
+	}
+	get := func(k string) int64 {
+		kv, ok := f.KV(arch + "." + k)
+		if !ok {
+			return 0
+		}
+		v, _ := kv.AsUint64()
+		return int64(v)
+	}
+	layers, embd, heads, headsKV := get("block_count"), get("embedding_length"), get("attention.head_count"), get("attention.head_count_kv")
+	if heads > 0 && headsKV > 0 {
+		m.KVCache = 2 * layers * ctx * (embd / heads * headsKV) * 2
+	}
+	m.Total = m.Weights + m.KVCache
+	return m
 }

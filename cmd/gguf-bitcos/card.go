@@ -89,7 +89,7 @@ func writeCard(model, source, dir string) error {
 			break
 		}
 	}
-	mem := memoryEstimate(f, st, 4096)
+	mem := st.Memory
 	f.Close()
 
 	var b strings.Builder
@@ -132,8 +132,8 @@ func writeCard(model, source, dir string) error {
 	r := st.DecodeRead.After
 	b.WriteString("## Memory\n\n")
 	fmt.Fprintf(&b, "One decode step reads %s of weights: head %s, ternary layers %s, rest %s.\n", human(r.Total), human(r.Head), human(r.Ternary), human(r.Rest))
-	fmt.Fprintf(&b, "Running it takes about %s: weights %s + f16 KV cache %s at a 4096-token context (estimate: weights as stored, K and V f16 for every layer; compute buffers not included).\n\n",
-		human(mem.weights+mem.kv), human(mem.weights), human(mem.kv))
+	fmt.Fprintf(&b, "Running it takes about %s: weights %s + f16 KV cache %s at a %d-token context (estimate: weights as stored, K and V f16 for every layer; compute buffers not included).\n\n",
+		human(mem.Total), human(mem.Weights), human(mem.KVCache), mem.Context)
 	b.WriteString("## Files\n\n| file | bytes | sha256 |\n|---|---|---|\n")
 	files := shardFiles(model)
 	for _, p := range files {
@@ -165,28 +165,6 @@ func kvString(f *ggufx.File, key string) (string, bool) {
 		return "", false
 	}
 	return kv.AsString()
-}
-
-type memory struct{ weights, kv int64 }
-
-// memoryEstimate: the weights as stored plus an f16 KV cache of ctx tokens
-// (2 x layers x ctx x n_embd_kv x 2 bytes), from the llama.cpp KVs.
-func memoryEstimate(f *ggufx.File, st *repack.FileStats, ctx int64) memory {
-	m := memory{weights: st.FileBytes - int64(f.DataOffset)}
-	arch, _ := kvString(f, "general.architecture")
-	get := func(k string) int64 {
-		kv, ok := f.KV(arch + "." + k)
-		if !ok {
-			return 0
-		}
-		v, _ := kv.AsUint64()
-		return int64(v)
-	}
-	layers, embd, heads, headsKV := get("block_count"), get("embedding_length"), get("attention.head_count"), get("attention.head_count_kv")
-	if heads > 0 && headsKV > 0 {
-		m.kv = 2 * layers * ctx * (embd / heads * headsKV) * 2
-	}
-	return m
 }
 
 // zeroDensitySVG draws every ternary tensor's zero density as a bar, in file

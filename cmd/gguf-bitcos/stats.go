@@ -77,6 +77,8 @@ func statsCmd() *cobra.Command {
 				}
 			}
 			fmt.Fprintf(stdout, "file: %s; as repacked: %s\n", human(fs.FileBytes), human(fs.RepackBytes))
+			fmt.Fprintf(stdout, "running it: about %s (weights %s + f16 KV cache %s at %d tokens; compute buffers not counted)\n",
+				human(fs.Memory.Total), human(fs.Memory.Weights), human(fs.Memory.KVCache), fs.Memory.Context)
 			b, a := fs.DecodeRead.Before, fs.DecodeRead.After
 			fmt.Fprintf(stdout, "one decode step reads:  head %s -> %s, ternary layers %s -> %s, rest %s -> %s; total %s -> %s (%.2fx less)\n",
 				human(b.Head), human(a.Head), human(b.Ternary), human(a.Ternary), human(b.Rest), human(a.Rest),
