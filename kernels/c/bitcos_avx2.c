@@ -38,7 +38,7 @@ int bitcos_have_avx2(void) { return 1; }
 // Next popcount(m) signs from bit *pos of the stream, deposited on the set
 // bits of m, with the k = 7 flip. One unaligned load covers 57..64 bits;
 // c > 56 may need a ninth byte (inside the row, since its bits are).
-static inline uint64_t bitcos_next_neg(const uint8_t * signs, uint64_t * pos, uint64_t m) {
+BITCOS_INLINE uint64_t bitcos_next_neg(const uint8_t * signs, uint64_t * pos, uint64_t m) {
     const uint64_t c = (uint64_t) _mm_popcnt_u64(m);
     const uint64_t p = *pos;
     const uint64_t sh = p & 7;
@@ -47,11 +47,12 @@ static inline uint64_t bitcos_next_neg(const uint8_t * signs, uint64_t * pos, ui
         sg |= (uint64_t) signs[(p >> 3) + 8] << (64 - sh);
     }
     *pos = p + c;
-    return _pdep_u64(_bzhi_u64(sg, (unsigned) c), m) ^ (m & 0x8080808080808080ull);
+    // pdep takes only the low popcount(m) bits of sg: no need to cut it
+    return _pdep_u64(sg, m) ^ (m & 0x8080808080808080ull);
 }
 
 // 64 weights: the bitmap word at bm, activations q[0..63].
-static inline __m256i bitcos_word64(__m256i acc, const uint8_t * bm, const int8_t * q, const uint8_t * signs, uint64_t * pos) {
+BITCOS_INLINE __m256i bitcos_word64(__m256i acc, const uint8_t * bm, const int8_t * q, const uint8_t * signs, uint64_t * pos) {
     const __m256i spread_lo = BITCOS_SPREAD_LO;
     const __m256i spread_hi = BITCOS_SPREAD_HI;
     const __m256i lane_bit  = _mm256_set1_epi64x(0x8040201008040201);
@@ -76,7 +77,7 @@ static inline __m256i bitcos_word64(__m256i acc, const uint8_t * bm, const int8_
 }
 
 // One 256-block: 8 int32 lanes whose sum is sumi (exact).
-static inline __m256i bitcos_block256(const uint8_t * bm, const int8_t * q, const uint8_t * signs, uint64_t * pos) {
+BITCOS_INLINE __m256i bitcos_block256(const uint8_t * bm, const int8_t * q, const uint8_t * signs, uint64_t * pos) {
     __m256i acc = _mm256_setzero_si256();
     acc = bitcos_word64(acc, bm,      q,       signs, pos);
     acc = bitcos_word64(acc, bm +  8, q +  64, signs, pos);

@@ -26,8 +26,10 @@
 
 #if defined(__GNUC__)
 #define BITCOS_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define BITCOS_INLINE static inline __attribute__((always_inline))
 #else
 #define BITCOS_UNLIKELY(x) (x)
+#define BITCOS_INLINE static inline
 #endif
 
 // Exact IEEE half -> float (every fp16 value is a float).

@@ -1,0 +1,127 @@
+// AVX2 BITCOS x Q8_K dot product without pdep, for CPUs where pdep/pext are
+// microcoded (AMD family 0x17: Zen, Zen+, Zen 2, where one 64-bit pdep takes
+// tens to hundreds of cycles). See bitcos.h for the contract and the order of
+// the float steps. Uses BMI2's shrx/bzhi when enabled, never pdep.
+//
+// Per 32 weights (bitmap bytes b0..b3; a 128-bit lane holds 16 weights):
+//   scalar: c = popcnt of the 4 bytes, c0 = popcnt(b0, b1); one unaligned
+//           64-bit load at the sign cursor gives >= 57 sign bits; the lane
+//           sign word w = signs[0..15] | signs[c0..c0+15] << 16 puts each
+//           lane's first 16 signs in its own 16 bits (bits past a lane's
+//           count are never looked at).
+//   vector: S = w spread to bytes (0xff = negative sign), one byte per sign
+//           of the lane, in sign order; R = the rank of each present weight
+//           among its lane's present weights (>= 0x80 on absent ones) from
+//           two 256-entry tables (bitcos_nopdep_tables.h): the deposit is
+//           then N = vpshufb(S, R). The presence spread and the sign
+//           product are those of bitcos_avx2.c: X = min(a_P, 0x7f) ^ N
+//           (the min turns a_P = 0x80 of bit 7 into a positive 0x7f),
+//           vpsignb(q, X), vpmaddubsw(1, .).
+// Per 4 blocks the 16-bit sums are reduced to 4 exact int32 sums at once.
+
+#include "bitcos_impl.h"
+
+#if defined(__AVX2__)
+
+#include "bitcos_nopdep_tables.h"
+
+int bitcos_have_avx2_nopdep(void) { return 1; }
+
+// byte i of each 32-bit group to 8 lanes (vpshufb works per 128-bit lane)
+#define BITCOS_SPREAD4 _mm256_setr_epi8(0,0,0,0,0,0,0,0, 1,1,1,1,1,1,1,1, 2,2,2,2,2,2,2,2, 3,3,3,3,3,3,3,3)
+
+BITCOS_INLINE uint32_t bitcos_load_u32(const uint8_t * p) {
+    uint32_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+// 32 weights: bitmap bytes bm[0..3], activations q[0..31].
+BITCOS_INLINE __m256i bitcos_np_word32(__m256i acc, const uint8_t * bm, const int8_t * q, const uint8_t * signs, uint64_t * pos) {
+    const __m256i spread   = BITCOS_SPREAD4;
+    const __m256i lane_bit = _mm256_set1_epi64x(0x8040201008040201);
+    const __m256i max7f    = _mm256_set1_epi8(0x7f);
+
+    const uint32_t m  = bitcos_load_u32(bm);
+    const unsigned c  = (unsigned) _mm_popcnt_u32(m);
+    const unsigned c0 = (unsigned) _mm_popcnt_u32(m & 0xffff);
+    const uint64_t p  = *pos;
+    const uint64_t sg = bitcos_load_u64(signs + (p >> 3)) >> (p & 7); // >= 57 valid bits, c <= 32
+    *pos = p + c;
+    const uint32_t w = (uint32_t) (sg & 0xffff) | (uint32_t) (sg >> c0) << 16;
+
+    const __m256i vp = _mm256_castps_si256(_mm256_broadcast_ss((const float *) bm)); // vbroadcastss ymm, m32
+    const __m256i ap = _mm256_min_epu8(_mm256_and_si256(_mm256_shuffle_epi8(vp, spread), lane_bit), max7f);
+    const __m256i vs = _mm256_set1_epi32((int) w);
+    const __m256i sv = _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(vs, spread), lane_bit), lane_bit);
+    const __m256i ra = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *) bitcos_rank_a[bm[0]])),
+                                               _mm_loadu_si128((const __m128i *) bitcos_rank_a[bm[2]]), 1);
+    const __m256i rb = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *) bitcos_rank_b[bm[1]])),
+                                               _mm_loadu_si128((const __m128i *) bitcos_rank_b[bm[3]]), 1);
+    const __m256i nm = _mm256_shuffle_epi8(sv, _mm256_add_epi8(ra, rb));
+    const __m256i x  = _mm256_xor_si256(ap, nm);
+    const __m256i qy = _mm256_loadu_si256((const __m256i *) q);
+    return _mm256_add_epi16(acc, _mm256_maddubs_epi16(_mm256_set1_epi8(1), _mm256_sign_epi8(qy, x)));
+}
+
+// One 256-block: 8 int32 lanes whose sum is sumi (exact).
+BITCOS_INLINE __m256i bitcos_np_block256(const uint8_t * bm, const int8_t * q, const uint8_t * signs, uint64_t * pos) {
+    __m256i acc = _mm256_setzero_si256();
+    for (int i = 0; i < 8; ++i) {
+        acc = bitcos_np_word32(acc, bm + 4*i, q + 32*i, signs, pos);
+    }
+    return _mm256_madd_epi16(acc, _mm256_set1_epi16(1));
+}
+
+void bitcos_vec_dot_q8_K_avx2_nopdep(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
+                                     const uint16_t * d16, float d32, const void * vy) {
+    const bitcos_block_q8_K * y = (const bitcos_block_q8_K *) vy;
+    const int nb = n / BITCOS_QK_K;
+
+    uint64_t pos = 0; // bit position of the next sign
+    float sumf = 0.0f;
+
+    int b = 0;
+    for (; b + 4 <= nb; b += 4) {
+        const __m256i s0 = bitcos_np_block256(bitmap + (b + 0)*32, y[b + 0].qs, signs, &pos);
+        const __m256i s1 = bitcos_np_block256(bitmap + (b + 1)*32, y[b + 1].qs, signs, &pos);
+        const __m256i s2 = bitcos_np_block256(bitmap + (b + 2)*32, y[b + 2].qs, signs, &pos);
+        const __m256i s3 = bitcos_np_block256(bitmap + (b + 3)*32, y[b + 3].qs, signs, &pos);
+        // [sumi_b .. sumi_b+3], exact
+        const __m256i h  = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3));
+        const __m128i si = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+        __m128 dx;
+        if (d16) {
+            dx = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *) (d16 + b)));
+        } else {
+            dx = _mm_set1_ps(d32);
+        }
+        const __m128 yd = _mm_setr_ps(y[b + 0].d, y[b + 1].d, y[b + 2].d, y[b + 3].d);
+        const __m128 d  = _mm_mul_ps(yd, dx);                 // d_b = y[b].d * scale_b
+        __m128 p = _mm_mul_ps(_mm_cvtepi32_ps(si), d);        // (float)sumi_b * d_b
+        BITCOS_FP_BARRIER(p);
+        sumf += _mm_cvtss_f32(p);                             // in block order
+        sumf += _mm_cvtss_f32(_mm_movehdup_ps(p));
+        sumf += _mm_cvtss_f32(_mm_movehl_ps(p, p));
+        sumf += _mm_cvtss_f32(_mm_shuffle_ps(p, p, _MM_SHUFFLE(3, 3, 3, 3)));
+    }
+    for (; b < nb; ++b) {
+        const __m256i s0 = bitcos_np_block256(bitmap + b*32, y[b].qs, signs, &pos);
+        __m128i t = _mm_add_epi32(_mm256_castsi256_si128(s0), _mm256_extracti128_si256(s0, 1));
+        t = _mm_hadd_epi32(t, t);
+        sumf = bitcos_block_acc(sumf, _mm_cvtsi128_si32(_mm_hadd_epi32(t, t)), y[b].d, d16, d32, b);
+    }
+
+    *s = sumf;
+}
+
+#else
+
+int bitcos_have_avx2_nopdep(void) { return 0; }
+
+void bitcos_vec_dot_q8_K_avx2_nopdep(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
+                                     const uint16_t * d16, float d32, const void * vy) {
+    bitcos_vec_dot_q8_K_generic(n, s, bitmap, signs, d16, d32, vy);
+}
+
+#endif

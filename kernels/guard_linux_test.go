@@ -1,0 +1,62 @@
+//go:build linux
+
+package kernels
+
+import (
+	"math"
+	"math/rand/v2"
+	"syscall"
+	"testing"
+	"unsafe"
+)
+
+// guarded returns n bytes that end exactly where an inaccessible page
+// begins: a kernel reading past them faults.
+func guarded(t *testing.T, n int) []byte {
+	t.Helper()
+	pg := syscall.Getpagesize()
+	np := (n+pg-1)/pg + 1
+	mem, err := syscall.Mmap(-1, 0, np*pg, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	t.Cleanup(func() { syscall.Munmap(mem) })
+	if err := syscall.Mprotect(mem[(np-1)*pg:], syscall.PROT_NONE); err != nil {
+		t.Skipf("mprotect: %v", err)
+	}
+	return mem[(np-1)*pg-n : (np-1)*pg]
+}
+
+// The contract lets a kernel read up to 8 bytes past a row's last sign byte
+// and nothing past its bitmap or its activations: each row is copied to
+// buffers that end at an inaccessible page (a bad read kills the test).
+func TestCKernelsStayInBounds(t *testing.T) {
+	needCgo(t)
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, k := range []int{256, 2560} {
+		m := makeRows(t, rng, k, len(testZs), testZs, false)
+		y0 := randomActivations(rng, k, false)
+		yb := guarded(t, len(y0)*int(unsafe.Sizeof(y0[0])))
+		y := unsafe.Slice((*BlockQ8K)(unsafe.Pointer(&yb[0])), len(y0))
+		copy(y, y0)
+		for r := range m.rows {
+			nsign := int(m.off[r+1] - m.off[r])
+			bm := guarded(t, k/8)
+			copy(bm, m.rowBitmap(r))
+			sg := guarded(t, nsign+8) // the row's signs, then the 8-byte tail
+			copy(sg, m.signs[m.off[r]:m.off[r+1]])
+			one := &testRows{k: k, rows: 1, bitmap: bm, signs: sg, off: []uint32{0, uint32(nsign)}, d16: m.rowScales(r)}
+			want := VecDotQ8K(bm, sg, one.d16, 0, y)
+			for _, v := range cVariants() {
+				if v.why != "" {
+					continue
+				}
+				var got [1]float32
+				v.run(one, y, got[:])
+				if math.Float32bits(got[0]) != math.Float32bits(want) {
+					t.Fatalf("%s k=%d row %d: got %v, want %v", v.name, k, r, got[0], want)
+				}
+			}
+		}
+	}
+}

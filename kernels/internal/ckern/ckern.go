@@ -1,0 +1,102 @@
+//go:build cgo
+
+// Package ckern compiles the C kernels of kernels/c (one translation unit per
+// file, see the .c shims here) for the tests and benchmarks of package
+// kernels. It is only imported from _test files; without cgo it builds as
+// stubs with Available = false. The AVX-512 kernel needs other compiler flags
+// and lives in ../ckern512.
+//
+// Flags: cgo only accepts allow-listed compiler flags, and -mbmi2, -mf16c and
+// -ffp-contract=off are not on the list (they would need CGO_CFLAGS_ALLOW in
+// every build). So the package is compiled with -O2 alone, and each shim sets
+// what its kernel needs with GCC pragmas before including it:
+// optimize("fp-contract=off") everywhere (the kernels also keep their
+// multiply and add apart with BITCOS_FP_BARRIER), and
+// target("avx2,bmi2,f16c,popcnt") for the AVX2 kernels. The generic kernel
+// and the AVX-512 twin are compiled for the baseline ISA, so they run on any
+// amd64 CPU (and exercise the portable fp16 conversion). A compiler without
+// GCC's target pragma (clang) builds the AVX2 files as calls to the generic
+// kernel: Compiled reports that.
+package ckern
+
+/*
+#cgo CFLAGS: -O2
+#include "gemv.h"
+*/
+import "C"
+
+import "unsafe"
+
+// Available reports whether the C kernels were compiled (cgo builds).
+const Available = true
+
+// Variant selects a C kernel.
+type Variant int
+
+// The BITCOS variants of this package, then the TQ2_0 yardsticks.
+const (
+	Generic Variant = iota
+	AVX2
+	AVX2NoPdep
+	AVX512Twin
+	TQ2Generic
+	TQ2AVX2
+	TQ2AVX2Exact
+)
+
+// Compiled reports whether v was compiled with its SIMD path in this build
+// (false means the function falls back to the generic kernel).
+func Compiled(v Variant) bool {
+	switch v {
+	case AVX2:
+		return C.bitcos_have_avx2() != 0
+	case AVX2NoPdep:
+		return C.bitcos_have_avx2_nopdep() != 0
+	}
+	return true
+}
+
+func cbool(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func u8(b []byte) *C.uint8_t {
+	if len(b) == 0 {
+		return nil
+	}
+	return (*C.uint8_t)(unsafe.Pointer(&b[0]))
+}
+
+func u16(b []uint16) *C.uint16_t {
+	if len(b) == 0 {
+		return nil
+	}
+	return (*C.uint16_t)(unsafe.Pointer(&b[0]))
+}
+
+// VecDot runs BITCOS variant v on one row of k weights. y points to k/256
+// block_q8_K; signs must extend 8 bytes past the row's last sign byte.
+func VecDot(v Variant, k int, bitmap, signs []byte, d16 []uint16, d32 float32, y unsafe.Pointer) float32 {
+	var s C.float
+	off := [2]C.uint32_t{0, 0}
+	C.ckern_bitcos_gemv(C.int(v), C.int(k), 1, 0, u8(bitmap), u8(signs), &off[0], u16(d16), C.float(d32), y, &s)
+	return float32(s)
+}
+
+// GEMV runs BITCOS variant v on rows rows of k weights: row r's bitmap at
+// bitmap[r*k/8:], its signs at signs[off[r]:], its scales at d16[r*k/256:]
+// (or d32 when d16 is nil), one output per row. With repeat, every output is
+// row 0's (an L1-resident loop for benchmarks).
+func GEMV(v Variant, k, rows int, repeat bool, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, y unsafe.Pointer, out []float32) {
+	C.ckern_bitcos_gemv(C.int(v), C.int(k), C.int(rows), cbool(repeat), u8(bitmap), u8(signs), (*C.uint32_t)(unsafe.Pointer(&off[0])),
+		u16(d16), C.float(d32), y, (*C.float)(unsafe.Pointer(&out[0])))
+}
+
+// TQ2GEMV runs a TQ2_0 kernel (TQ2Generic, TQ2AVX2, TQ2AVX2Exact) on rows
+// rows of k weights stored as TQ2_0 blocks in x (repeat: as in GEMV).
+func TQ2GEMV(v Variant, k, rows int, repeat bool, x []byte, y unsafe.Pointer, out []float32) {
+	C.ckern_tq2_gemv(C.int(v), C.int(k), C.int(rows), cbool(repeat), unsafe.Pointer(&x[0]), y, (*C.float)(unsafe.Pointer(&out[0])))
+}

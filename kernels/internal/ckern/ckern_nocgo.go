@@ -1,0 +1,40 @@
+//go:build !cgo
+
+package ckern
+
+import "unsafe"
+
+// Available reports whether the C kernels were compiled (cgo builds).
+const Available = false
+
+// Variant selects a C kernel.
+type Variant int
+
+// The BITCOS variants of this package, then the TQ2_0 yardsticks.
+const (
+	Generic Variant = iota
+	AVX2
+	AVX2NoPdep
+	AVX512Twin
+	TQ2Generic
+	TQ2AVX2
+	TQ2AVX2Exact
+)
+
+// Compiled is false without cgo.
+func Compiled(Variant) bool { return false }
+
+// VecDot panics without cgo.
+func VecDot(Variant, int, []byte, []byte, []uint16, float32, unsafe.Pointer) float32 {
+	panic("ckern: built without cgo")
+}
+
+// GEMV panics without cgo.
+func GEMV(Variant, int, int, bool, []byte, []byte, []uint32, []uint16, float32, unsafe.Pointer, []float32) {
+	panic("ckern: built without cgo")
+}
+
+// TQ2GEMV panics without cgo.
+func TQ2GEMV(Variant, int, int, bool, []byte, unsafe.Pointer, []float32) {
+	panic("ckern: built without cgo")
+}
