@@ -96,3 +96,54 @@ func withoutSplitKVs(t *testing.T, path string) []byte {
 	bw.Flush()
 	return buf.Bytes()
 }
+
+// TestHeadEqualsLlamaQuantize quantizes a generated f16 model's whole head
+// with the real llama-quantize and with repack --head, for each head type,
+// and compares the tensors byte for byte (the committed golden fixtures
+// hold only 64 rows).
+func TestHeadEqualsLlamaQuantize(t *testing.T) {
+	bin := llamaBin(t, "llama-quantize")
+	dir := t.TempDir()
+	for _, head := range []ggufx.GGMLType{ggufx.TypeF16, ggufx.TypeBF16, ggufx.TypeF32} {
+		s := modelgen.Small(ggufx.TypeF16, 61)
+		s.HeadType = head
+		in := filepath.Join(dir, "m-"+head.String()+".gguf")
+		if err := modelgen.Write(in, s); err != nil {
+			t.Fatal(err)
+		}
+		for _, typ := range []string{"q8_0", "q6_K", "q4_K"} {
+			ref := filepath.Join(dir, "ref.gguf")
+			os.Remove(ref)
+			cmd := exec.Command(bin, "--pure", "--token-embedding-type", typ, in, ref, "Q8_0", "1")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("llama-quantize: %v\n%s", err, out)
+			}
+			ours := filepath.Join(dir, "ours.gguf")
+			heads, _ := repack.HeadPlan(typ, "", "")
+			if _, err := repack.Repack(in, repack.Options{Output: ours, Heads: heads}); err != nil {
+				t.Fatal(err)
+			}
+			a, b := tensorBytes(t, ref, "token_embd.weight"), tensorBytes(t, ours, "token_embd.weight")
+			if !bytes.Equal(a, b) {
+				t.Fatalf("%s head from %v: repack differs from llama-quantize", typ, head)
+			}
+		}
+	}
+}
+
+func tensorBytes(t *testing.T, path, name string) []byte {
+	f, err := ggufx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	i, ok := f.Tensor(name)
+	if !ok {
+		t.Fatalf("%s: no %s", path, name)
+	}
+	b, err := f.ReadTensor(i, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
