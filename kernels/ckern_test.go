@@ -113,6 +113,28 @@ func TestCKernelsMatchReference(t *testing.T) {
 			}
 		}
 	}
+	// many rows at zero densities spread over [0, 1]: every bitmap byte
+	// value, every sign offset, many word populations
+	zs := make([]float64, 256)
+	for i := range zs {
+		zs[i] = rng.Float64()
+	}
+	m := makeRows(t, rng, 2560, len(zs), zs, false)
+	y := randomActivations(rng, 2560, true)
+	for _, v := range vs {
+		if v.why != "" {
+			continue
+		}
+		got := make([]float32, m.rows)
+		v.run(m, y, got)
+		for r := range m.rows {
+			want := VecDotQ8K(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), 0, y)
+			if math.Float32bits(got[r]) != math.Float32bits(want) {
+				t.Fatalf("%s wide row %d (z=%.2f): got %v, want %v", v.name, r, zs[r], got[r], want)
+			}
+		}
+		checked[v.name] += m.rows
+	}
 	t.Logf("rows checked bit-exact per variant: %v", checked)
 }
 

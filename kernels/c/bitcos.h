@@ -31,9 +31,11 @@
 //                                                    a rounded add: no FMA)
 //   *s = sumf
 // The multiply and the add are kept apart by BITCOS_FP_BARRIER (an empty asm
-// on GCC/Clang), so the order holds whatever -ffp-contract says; the cgo
-// build also passes -ffp-contract=off. Blocks with a zero scale add exactly
-// (+/-)0, as in the TQ kernels.
+// on GCC/Clang), so the order holds whatever -ffp-contract says (-mavx512f
+// and -march=native enable FMA); the builds here also compile with
+// -ffp-contract=off (bench/run.sh) or its pragma (the cgo shims in
+// ../internal). Blocks with a zero scale add exactly (+/-)0, as in the TQ
+// kernels.
 //
 // Activation range: the SIMD variants negate int8 activations, which is exact
 // for -127..127, the range quantize_row_q8_K produces (|qs| <= 127 by
@@ -41,13 +43,17 @@
 // weight would read as -128 instead of +128 there; the generic variant is
 // exact for every int8.
 //
-// Variants (each file compiles to nothing when its ISA is not enabled):
+// Variants (a file whose ISA is not enabled compiles to a call to the generic
+// kernel, and its bitcos_have_* returns 0):
 //   bitcos_generic.c  generic scalar C, any CPU
-//   bitcos_avx2.c     AVX2 + BMI2: pdep deposits the signs on present lanes
+//   bitcos_avx2.c     AVX2 + BMI2 (+F16C): pdep deposits the signs on the
+//                     present lanes; -mavx2 -mbmi2 -mf16c
 //   bitcos_nopdep.c   AVX2 without pdep, for CPUs where pdep is microcoded
-//                     (AMD family 0x17, Zen 1/2): a 256-entry table per
-//                     bitmap byte
-//   bitcos_avx512.c   AVX-512 F+BW (+BMI2): bitmap words as k-masks
+//                     (AMD family 0x17, Zen 1/2): two 256-entry rank tables
+//                     (bitcos_nopdep_tables.h) and one vpshufb do the deposit;
+//                     -mavx2 -mbmi2 -mf16c (shrx, never pdep)
+//   bitcos_avx512.c   AVX-512 F+BW (+BMI2, F16C): bitmap words as k-masks;
+//                     its own translation unit, -mavx512f -mavx512bw -mbmi2
 //   bitcos_avx512_twin.c  portable scalar C mirroring bitcos_avx512.c lane by
 //                     lane, so its logic is tested on machines without
 //                     AVX-512

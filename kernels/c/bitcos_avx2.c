@@ -3,29 +3,32 @@
 //
 // Per 64-weight bitmap word m (the widest pdep):
 //   scalar: c = popcnt(m); the next c sign bits come from one unaligned 64-bit
-//           load at the sign cursor's byte, shifted by its bit (0..7) and cut
-//           with bzhi (a second load only when c + bit > 64, i.e. c > 56:
-//           rare at real zero densities); neg = pdep(signs, m) puts them on
-//           the present lanes.
+//           load at the sign cursor's byte, shifted by its bit (0..7) (a ninth
+//           byte only when c + bit > 64, i.e. c > 56: rare at real zero
+//           densities); neg = pdep(signs, m) puts them on the present lanes
+//           (pdep reads only the low c bits: no masking needed).
 //   vector, per 32 weights: the bitmap word (broadcast straight from memory)
 //           and neg (broadcast from a GPR) are spread to bytes with one
-//           vpshufb each; and-ing with the lane's bit gives a_P in {0, 2^k}
-//           (k = j % 8), a compare gives N = 0xff on negative lanes, and
-//           X = a_P ^ N is 0 on absent lanes, > 0 on positive ones and < 0 on
-//           negative ones, so vpsignb(q, X) = t*q; vpmaddubsw(1, .) sums pairs
+//           vpshufb each and and-ed with the lane's bit (k = j % 8), giving
+//           a_P, a_N in {0, 2^k}. Then
+//             P = min(a_P, 1)        in {0, 1}: the presence
+//             Y = a_N + 0x7f         0x7f (> 0) when positive or absent,
+//                                    0x7f + 2^k (< 0, as int8) when negative
+//             v = vpsignb(q, Y)      -q on negative lanes, q elsewhere
+//             vpmaddubsw(P, v)       sum over present lanes of t*q, in pairs
 //           into 16-bit lanes (16 products per lane per block: no overflow).
-//   The one lane where a_P alone has the wrong sign is k = 7 (a_P = 0x80):
-//   the scalar side flips neg there on present lanes (neg ^= m & 0x80..80),
-//   so (0x80, positive) gives 0x80 ^ 0xff = 0x7f and (0x80, negative) gives
-//   0x80 ^ 0 = 0x80.
-//   Cost per 32 weights: 9 vector ALU ops, 2 loads, ~6 scalar ops.
+//   Cost per 32 weights: 9 vector ALU ops (2 vpshufb, 2 vpand, vpminub,
+//   vpaddb, vpsignb, vpmaddubsw, vpaddw), 1.5 loads, 1 GPR->vector move and
+//   ~6 scalar ops (popcnt, cursor, pdep), about 18 uops as GCC 12 schedules
+//   it. That is the floor of this formulation: two bit planes per weight need
+//   two byte expansions, and AVX2 has no mask registers.
 // Per 4 blocks the 16-bit sums are reduced to 4 exact int32 sums at once
 // (vphaddd), and the float steps run per block in order, lane by lane (a
 // vector multiply is the same IEEE multiply per lane as a scalar one).
 
 #include "bitcos_impl.h"
 
-#if defined(__AVX2__) && defined(__BMI2__)
+#if defined(__AVX2__) && defined(__BMI2__) && defined(__F16C__)
 
 int bitcos_have_avx2(void) { return 1; }
 
@@ -36,7 +39,7 @@ int bitcos_have_avx2(void) { return 1; }
 #define BITCOS_SPREAD_HI _mm256_setr_epi8(4,4,4,4,4,4,4,4, 5,5,5,5,5,5,5,5, 6,6,6,6,6,6,6,6, 7,7,7,7,7,7,7,7)
 
 // Next popcount(m) signs from bit *pos of the stream, deposited on the set
-// bits of m, with the k = 7 flip. One unaligned load covers 57..64 bits;
+// bits of m. One unaligned load covers 57..64 bits;
 // c > 56 may need a ninth byte (inside the row, since its bits are).
 BITCOS_INLINE uint64_t bitcos_next_neg(const uint8_t * signs, uint64_t * pos, uint64_t m) {
     const uint64_t c = (uint64_t) _mm_popcnt_u64(m);
@@ -47,8 +50,7 @@ BITCOS_INLINE uint64_t bitcos_next_neg(const uint8_t * signs, uint64_t * pos, ui
         sg |= (uint64_t) signs[(p >> 3) + 8] << (64 - sh);
     }
     *pos = p + c;
-    // pdep takes only the low popcount(m) bits of sg: no need to cut it
-    return _pdep_u64(sg, m) ^ (m & 0x8080808080808080ull);
+    return _pdep_u64(sg, m); // pdep takes only the low popcount(m) bits of sg
 }
 
 // 64 weights: the bitmap word at bm, activations q[0..63].
@@ -57,6 +59,7 @@ BITCOS_INLINE __m256i bitcos_word64(__m256i acc, const uint8_t * bm, const int8_
     const __m256i spread_hi = BITCOS_SPREAD_HI;
     const __m256i lane_bit  = _mm256_set1_epi64x(0x8040201008040201);
     const __m256i ones8     = _mm256_set1_epi8(1);
+    const __m256i pos7f     = _mm256_set1_epi8(0x7f);
 
     const uint64_t m   = bitcos_load_u64(bm);
     const uint64_t neg = bitcos_next_neg(signs, pos, m);
@@ -64,16 +67,14 @@ BITCOS_INLINE __m256i bitcos_word64(__m256i acc, const uint8_t * bm, const int8_
     const __m256i vp = _mm256_castpd_si256(_mm256_broadcast_sd((const double *) bm)); // vbroadcastsd ymm, m64
     const __m256i vn = _mm256_set1_epi64x((long long) neg);
 
-    const __m256i ap0 = _mm256_and_si256(_mm256_shuffle_epi8(vp, spread_lo), lane_bit);
-    const __m256i an0 = _mm256_and_si256(_mm256_shuffle_epi8(vn, spread_lo), lane_bit);
-    const __m256i x0  = _mm256_xor_si256(ap0, _mm256_cmpeq_epi8(an0, lane_bit));
-    const __m256i ap1 = _mm256_and_si256(_mm256_shuffle_epi8(vp, spread_hi), lane_bit);
-    const __m256i an1 = _mm256_and_si256(_mm256_shuffle_epi8(vn, spread_hi), lane_bit);
-    const __m256i x1  = _mm256_xor_si256(ap1, _mm256_cmpeq_epi8(an1, lane_bit));
+    const __m256i p0 = _mm256_min_epu8(_mm256_and_si256(_mm256_shuffle_epi8(vp, spread_lo), lane_bit), ones8);
+    const __m256i y0 = _mm256_add_epi8(_mm256_and_si256(_mm256_shuffle_epi8(vn, spread_lo), lane_bit), pos7f);
+    const __m256i p1 = _mm256_min_epu8(_mm256_and_si256(_mm256_shuffle_epi8(vp, spread_hi), lane_bit), ones8);
+    const __m256i y1 = _mm256_add_epi8(_mm256_and_si256(_mm256_shuffle_epi8(vn, spread_hi), lane_bit), pos7f);
 
-    const __m256i p0 = _mm256_maddubs_epi16(ones8, _mm256_sign_epi8(_mm256_loadu_si256((const __m256i *) q),        x0));
-    const __m256i p1 = _mm256_maddubs_epi16(ones8, _mm256_sign_epi8(_mm256_loadu_si256((const __m256i *) (q + 32)), x1));
-    return _mm256_add_epi16(acc, _mm256_add_epi16(p0, p1));
+    const __m256i s0 = _mm256_maddubs_epi16(p0, _mm256_sign_epi8(_mm256_loadu_si256((const __m256i *) q),        y0));
+    const __m256i s1 = _mm256_maddubs_epi16(p1, _mm256_sign_epi8(_mm256_loadu_si256((const __m256i *) (q + 32)), y1));
+    return _mm256_add_epi16(acc, _mm256_add_epi16(s0, s1));
 }
 
 // One 256-block: 8 int32 lanes whose sum is sumi (exact).

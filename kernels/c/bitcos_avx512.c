@@ -4,22 +4,24 @@
 //
 // Per 64-weight bitmap word m:
 //   scalar: c = popcnt(m); the next c sign bits (one unaligned load at the
-//           sign cursor, shifted by its bit and cut with bzhi; a ninth byte
-//           only when c + bit > 64) are deposited on the present lanes:
-//           neg = pdep(signs, m).
+//           sign cursor, shifted by its bit; a ninth byte only when
+//           c + bit > 64) are deposited on the present lanes:
+//           neg = pdep(signs, m) (pdep reads only the low c bits).
 //   vector: m and neg become k-masks; a zero-masked load takes the 64
 //           activations of the present lanes, a masked subtract from zero
 //           negates the negative lanes (v = t*q as int8), and
 //           vpmaddubsw(1, v) sums pairs into 16-bit lanes (8 products per
 //           lane per block: no overflow).
-//   4 vector ops and 2 mask moves per 64 weights.
+//   4 vector ops and 2 mask moves per 64 weights (an AVX512-VNNI vpdpbusd
+//   would fold the multiply-add and the add into one; not used, to stay
+//   within F + BW).
 // Per 4 blocks the 16-bit sums are reduced to 4 exact int32 sums at once, and
 // the float steps run per block in order, lane by lane (a vector multiply is
 // the same IEEE multiply per lane as a scalar one).
 
 #include "bitcos_impl.h"
 
-#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__BMI2__)
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__BMI2__) && defined(__F16C__)
 
 int bitcos_have_avx512(void) { return 1; }
 

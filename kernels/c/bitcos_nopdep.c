@@ -21,7 +21,7 @@
 
 #include "bitcos_impl.h"
 
-#if defined(__AVX2__)
+#if defined(__AVX2__) && defined(__F16C__)
 
 #include "bitcos_nopdep_tables.h"
 

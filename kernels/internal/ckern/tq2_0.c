@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 5307c1aa96c6b268f0cd91a1ea12ff1b85bf079e76afa7bf275a5ca55a4b225a
+// kernels/c sha256: 4ae5ed671fd1626aec6cc43eda9258ae6f351d8af324114ce91f7918110f3bfe
 // One translation unit per kernel file (see ckern.go for why the ISA and the
 // no-FMA rule are pragmas here rather than cgo flags).
 #pragma GCC optimize("fp-contract=off")

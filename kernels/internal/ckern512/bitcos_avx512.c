@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 5307c1aa96c6b268f0cd91a1ea12ff1b85bf079e76afa7bf275a5ca55a4b225a
+// kernels/c sha256: 4ae5ed671fd1626aec6cc43eda9258ae6f351d8af324114ce91f7918110f3bfe
 // Its own translation unit, compiled with -mavx512f -mavx512bw (ckern512.go);
 // BMI2, F16C and the no-FMA rule are pragmas (cgo rejects those flags).
 #pragma GCC optimize("fp-contract=off")

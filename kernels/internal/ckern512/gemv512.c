@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 5307c1aa96c6b268f0cd91a1ea12ff1b85bf079e76afa7bf275a5ca55a4b225a
+// kernels/c sha256: 4ae5ed671fd1626aec6cc43eda9258ae6f351d8af324114ce91f7918110f3bfe
 #include "../../c/bitcos.h"
 #include <stddef.h>
 
