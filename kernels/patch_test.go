@@ -1,0 +1,81 @@
+package kernels
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPatchCarriesKernels checks that the llama.cpp patch series adds the
+// kernels of c/ byte for byte (c/ is the one source of truth; after editing
+// it, regenerate the patch as patches/README.md says).
+func TestPatchCarriesKernels(t *testing.T) {
+	matches, _ := filepath.Glob(filepath.Join("..", "patches", "*.patch"))
+	added := map[string]string{} // path in llama.cpp -> content
+	for _, p := range matches {
+		for path, content := range newFiles(t, p) {
+			added[path] = content
+		}
+	}
+	files := []string{"bitcos.h", "bitcos_impl.h", "bitcos_generic.c", "bitcos_avx2.c",
+		"bitcos_nopdep.c", "bitcos_nopdep_tables.h", "bitcos_avx512.c"}
+	for _, name := range files {
+		want, err := os.ReadFile(filepath.Join("c", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := added["ggml/src/ggml-cpu/bitcos/"+name]
+		if !ok {
+			t.Errorf("no patch adds ggml/src/ggml-cpu/bitcos/%s", name)
+			continue
+		}
+		if got != string(want) {
+			t.Errorf("the patch's ggml/src/ggml-cpu/bitcos/%s differs from kernels/c/%s: regenerate the patch (patches/README.md)", name, name)
+		}
+	}
+}
+
+// newFiles returns the files a git format-patch file creates.
+func newFiles(t *testing.T, patch string) map[string]string {
+	f, err := os.Open(patch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	var path string
+	var b strings.Builder
+	inNew, inHunk := false, false
+	flush := func() {
+		if inNew && path != "" {
+			out[path] = b.String()
+		}
+		path, inNew, inHunk = "", false, false
+		b.Reset()
+	}
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "diff --git "):
+			flush()
+		case strings.HasPrefix(line, "new file mode"):
+			inNew = true
+		case inNew && strings.HasPrefix(line, "+++ b/"):
+			path = strings.TrimPrefix(line, "+++ b/")
+		case inNew && strings.HasPrefix(line, "@@"):
+			inHunk = true
+		case inNew && inHunk && strings.HasPrefix(line, "+"):
+			b.WriteString(line[1:] + "\n")
+		case inNew && inHunk && line == `\ No newline at end of file`:
+			s := strings.TrimSuffix(b.String(), "\n")
+			b.Reset()
+			b.WriteString(s)
+		}
+	}
+	flush()
+	return out
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Regenerate the patch series after editing kernels/c (the one source of
+# truth for the CPU kernels). Git only: it builds nothing.
+#   patches/regen.sh /path/to/llama.cpp   (a clone that has the pinned commit)
+# It applies the series on a scratch branch at the pin, replacing the kernel
+# files of the patch that adds ggml/src/ggml-cpu/bitcos/ with kernels/c, and
+# writes the series back here. `go test ./kernels -run PatchCarries` checks it.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="${1:?usage: regen.sh /path/to/llama.cpp}"
+pin="${PIN:-34af94cd9ab277632e27caeec2d41de2fd091b31}"
+git() { command git -c user.email=dev@gguf-bitcos -c user.name="gguf-bitcos dev" "$@"; }
+cd "$repo"
+branch="gguf-bitcos-regen-$$"
+git checkout -q -b "$branch" "$pin"
+for p in $(cat "$here/series"); do
+  git am -q "$here/$p"
+  if grep -q '^+++ b/ggml/src/ggml-cpu/bitcos/bitcos_generic.c' "$here/$p"; then
+    for f in bitcos.h bitcos_impl.h bitcos_generic.c bitcos_avx2.c bitcos_nopdep.c bitcos_nopdep_tables.h bitcos_avx512.c; do
+      cp "$here/../kernels/c/$f" "ggml/src/ggml-cpu/bitcos/$f"
+    done
+    git add ggml/src/ggml-cpu/bitcos
+    git commit -q --amend --no-edit
+  fi
+done
+n=$(wc -l < "$here/series")
+rm -f "$here"/0*.patch
+git format-patch -q --zero-commit --no-signature -o "$here" "HEAD~$n"
+(cd "$here" && ls 0*.patch > series)
+echo "regenerated $n patches on branch $branch of $repo"
