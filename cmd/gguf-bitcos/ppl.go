@@ -24,6 +24,7 @@ type pplResult struct {
 }
 
 var (
+	reFinal   = regexp.MustCompile(`Final estimate: PPL = (\S+)`)
 	rePPLQ    = regexp.MustCompile(`Mean PPL\(Q\)\s*:\s*(\S+)`)
 	rePPLBase = regexp.MustCompile(`Mean PPL\(base\)\s*:\s*(\S+)`)
 	reKLD     = regexp.MustCompile(`Mean\s+KLD:\s*(\S+)`)
@@ -104,17 +105,41 @@ llama.cpp built with patches/ when it holds BITCOS tensors.`,
 				}
 				return out.Bytes(), nil
 			}
-			if _, err := run(append([]string{"-m", args[0]}, common...)...); err != nil {
-				return err
+			// llama.cpp's logger writes from a thread and the last lines
+			// can be lost at exit: up to three tries each.
+			var m [][]byte
+			for try := 0; m == nil; try++ {
+				base, err := run(append([]string{"-m", args[0]}, common...)...)
+				if err != nil {
+					return err
+				}
+				if m = reFinal.FindSubmatch(base); m == nil && try == 2 {
+					return fmt.Errorf("llama-perplexity printed no final PPL for %s\n%s", args[0], tail(base, 2000))
+				}
 			}
-			out, err := run(append([]string{"-m", args[1], "--kl-divergence"}, common...)...)
-			if err != nil {
-				return err
+			var r pplResult
+			for try := 0; ; try++ {
+				out, err := run(append([]string{"-m", args[1], "--kl-divergence"}, common...)...)
+				if err != nil {
+					return err
+				}
+				if r, err = parseKLD(out); err == nil {
+					break
+				} else if try == 2 {
+					return fmt.Errorf("%w\n%s", err, tail(out, 2000))
+				}
 			}
-			r, err := parseKLD(out)
-			if err != nil {
-				return fmt.Errorf("%w\n%s", err, tail(out, 2000))
+			// The base run prints its PPL with the precision of its
+			// "Final estimate" line (4 decimals); its "Mean PPL(base)" in
+			// the KLD summary comes from the saved, quantized log-probs
+			// and differs in the 4th decimal even for identical models.
+			r.PPLBaseText = string(m[1])
+			r.PPLBase, _ = strconv.ParseFloat(r.PPLBaseText, 64)
+			decimals := 0
+			if i := bytes.IndexByte(m[1], '.'); i >= 0 {
+				decimals = len(m[1]) - i - 1
 			}
+			r.PPLCandText = strconv.FormatFloat(r.PPLCand, 'f', decimals, 64)
 			if asJSON {
 				if err := writeJSON(stdout, r); err != nil {
 					return err

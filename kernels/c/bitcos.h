@@ -85,6 +85,8 @@ void bitcos_vec_dot_q8_K_avx2       (int n, float * s, const uint8_t * bitmap, c
 void bitcos_vec_dot_q8_K_avx2_nopdep(int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
 void bitcos_vec_dot_q8_K_avx512     (int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
 void bitcos_vec_dot_q8_K_avx512_twin(int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
+// Parity mode: the float order of ggml's x86 TQ2_0 kernel (bitcos_tq2order.c).
+void bitcos_vec_dot_q8_K_tq2order   (int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
 
 // Which variants this build compiled with their SIMD paths (1) or as a call
 // to the generic kernel (0).

@@ -21,6 +21,7 @@ package ckern
 
 /*
 #cgo CFLAGS: -O2
+#cgo LDFLAGS: -lm
 #include "gemv.h"
 */
 import "C"
@@ -42,6 +43,9 @@ const (
 	TQ2Generic
 	TQ2AVX2
 	TQ2AVX2Exact
+	// TQ2Order is BITCOS in the float order of ggml's x86 TQ2_0 kernel
+	// (c/bitcos_tq2order.c), the perplexity-parity mode.
+	TQ2Order
 )
 
 // Compiled reports whether v was compiled with its SIMD path in this build

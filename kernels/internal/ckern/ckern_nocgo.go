@@ -19,6 +19,7 @@ const (
 	TQ2Generic
 	TQ2AVX2
 	TQ2AVX2Exact
+	TQ2Order
 )
 
 // Compiled is false without cgo.

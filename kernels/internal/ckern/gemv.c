@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 4ae5ed671fd1626aec6cc43eda9258ae6f351d8af324114ce91f7918110f3bfe
+// kernels/c sha256: 71e1a74352122a0c7e72076fc2df79fe7aa746a6e05ac4150b6508512d194711
 // Test and benchmark helpers: whole GEMVs in C, so that a Go benchmark does
 // not pay one cgo call per row.
 #include "gemv.h"
@@ -11,6 +11,7 @@ static bitcos_vec_dot_t ckern_fn(int variant) {
         case CKERN_AVX2:        return bitcos_vec_dot_q8_K_avx2;
         case CKERN_AVX2_NOPDEP: return bitcos_vec_dot_q8_K_avx2_nopdep;
         case CKERN_AVX512_TWIN: return bitcos_vec_dot_q8_K_avx512_twin;
+        case CKERN_TQ2ORDER:    return bitcos_vec_dot_q8_K_tq2order;
     }
     return 0;
 }

@@ -6,6 +6,7 @@
 enum {
     CKERN_GENERIC, CKERN_AVX2, CKERN_AVX2_NOPDEP, CKERN_AVX512_TWIN,
     CKERN_TQ2_GENERIC, CKERN_TQ2_AVX2, CKERN_TQ2_AVX2_EXACT,
+    CKERN_TQ2ORDER,
 };
 
 void ckern_bitcos_gemv(int variant, int k, int rows, int repeat, const uint8_t * bitmap, const uint8_t * signs,

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 4ae5ed671fd1626aec6cc43eda9258ae6f351d8af324114ce91f7918110f3bfe
+// kernels/c sha256: 71e1a74352122a0c7e72076fc2df79fe7aa746a6e05ac4150b6508512d194711
 // Its own translation unit, compiled with -mavx512f -mavx512bw (ckern512.go);
 // BMI2, F16C and the no-FMA rule are pragmas (cgo rejects those flags).
 #pragma GCC optimize("fp-contract=off")

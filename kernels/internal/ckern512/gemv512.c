@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 4ae5ed671fd1626aec6cc43eda9258ae6f351d8af324114ce91f7918110f3bfe
+// kernels/c sha256: 71e1a74352122a0c7e72076fc2df79fe7aa746a6e05ac4150b6508512d194711
 #include "../../c/bitcos.h"
 #include <stddef.h>
 
