@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"slices"
 	"encoding/binary"
 	"math/bits"
 	"math/rand/v2"
@@ -284,29 +285,18 @@ func TestPextPdepWordsTwins(t *testing.T) {
 		a, b := make([]uint64, n), make([]uint64, n)
 		pextWords(a, v, m)
 		pextWordsGeneric(b, v, m)
-		if !slicesEqual(a, b) {
+		if !slices.Equal(a, b) {
 			t.Fatalf("pextWords differs from its generic twin (n=%d)", n)
 		}
 		pdepWords(a, v, m)
 		pdepWordsGeneric(b, v, m)
-		if !slicesEqual(a, b) {
+		if !slices.Equal(a, b) {
 			t.Fatalf("pdepWords differs from its generic twin (n=%d)", n)
 		}
 	}
 	pextWords(nil, nil, nil) // empty rows must not fault
 }
 
-func slicesEqual(a, b []uint64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
 
 // TestVerifyBitcos: the encoding of p verifies; any flipped bit in bitmap,
 // signs or index, or a different p, does not.

@@ -111,7 +111,11 @@ func splitFile(path, prefix string, opt SplitOptions) ([]string, error) {
 			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: t.Type})
 		}
 		out := ShardPath(prefix, s, len(groups))
-		if err := writeGGUF(out, h, f, g); err != nil {
+		var src []tensorRef
+		for _, i := range g {
+			src = append(src, tensorRef{f, i})
+		}
+		if err := writeGGUF(out, h, src); err != nil {
 			for _, p := range paths {
 				os.Remove(p)
 			}
@@ -122,9 +126,16 @@ func splitFile(path, prefix string, opt SplitOptions) ([]string, error) {
 	return paths, nil
 }
 
-// writeGGUF writes header h and the data of tensors idx of f to path
-// (through a temporary file renamed at the end).
-func writeGGUF(path string, h ggufx.Header, f *input, idx []int) error {
+// tensorRef names tensor i of an open input.
+type tensorRef struct {
+	in *input
+	i  int
+}
+
+// writeGGUF writes header h and the data of the tensors src, in order, to
+// path (through a temporary file, synced and renamed at the end; as readable
+// as the first source).
+func writeGGUF(path string, h ggufx.Header, src []tensorRef) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
@@ -136,9 +147,9 @@ func writeGGUF(path string, h ggufx.Header, f *input, idx []int) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	for _, i := range idx {
-		if _, err := io.Copy(w, f.Section(i)); err != nil {
-			return fmt.Errorf("%s: tensor %q: %w", f.Path, f.Tensors[i].Name, err)
+	for _, r := range src {
+		if _, err := io.Copy(w, r.in.Section(r.i)); err != nil {
+			return fmt.Errorf("%s: tensor %q: %w", r.in.Path, r.in.Tensors[r.i].Name, err)
 		}
 	}
 	if err := w.Close(); err != nil {
@@ -147,8 +158,10 @@ func writeGGUF(path string, h ggufx.Header, f *input, idx []int) error {
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	if st, err := os.Stat(f.Path); err == nil {
-		tmp.Chmod(st.Mode().Perm())
+	if len(src) > 0 {
+		if st, err := os.Stat(src[0].in.Path); err == nil {
+			tmp.Chmod(st.Mode().Perm())
+		}
 	}
 	if err := tmp.Sync(); err != nil {
 		return err
@@ -223,34 +236,13 @@ func joinShards(paths []string, out string) error {
 			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: t.Type})
 		}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	defer tmp.Close()
-	bw := bufio.NewWriterSize(tmp, 4<<20)
-	w, err := ggufx.NewWriter(bw, h)
-	if err != nil {
-		return fmt.Errorf("%s: %w", paths[0], err)
-	}
+	var src []tensorRef
 	for _, in := range ins {
 		for i := range in.Tensors {
-			if _, err := io.Copy(w, in.Section(i)); err != nil {
-				return fmt.Errorf("%s: tensor %q: %w", in.Path, in.Tensors[i].Name, err)
-			}
+			src = append(src, tensorRef{in, i})
 		}
 	}
-	if err := w.Close(); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), out)
+	return writeGGUF(out, h, src)
 }
 
 // openJoined opens path; when it is the first shard of a set, the set is

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/gguf-bitcos/gguf-bitcos/format"
@@ -195,17 +196,7 @@ func compareKVs(v *VerifyResult, a, b *ggufx.File) {
 	}
 }
 
-func equalDims(a, b []uint64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
+func equalDims(a, b []uint64) bool { return slices.Equal(a, b) }
 
 // sameBytes streams two tensors and compares them.
 func sameBytes(a *input, i int, b *input, j int) (bool, error) {
