@@ -2,10 +2,10 @@ package format
 
 import (
 	"bytes"
-	"slices"
 	"encoding/binary"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -296,7 +296,6 @@ func TestPextPdepWordsTwins(t *testing.T) {
 	}
 	pextWords(nil, nil, nil) // empty rows must not fault
 }
-
 
 // TestVerifyBitcos: the encoding of p verifies; any flipped bit in bitmap,
 // signs or index, or a different p, does not.
