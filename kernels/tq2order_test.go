@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/x448/float16"
@@ -8,47 +9,117 @@ import (
 	"testing"
 
 	"github.com/gguf-bitcos/gguf-bitcos/kernels/internal/ckern"
+	"github.com/gguf-bitcos/gguf-bitcos/kernels/internal/ckern512"
+	"github.com/klauspost/cpuid/v2"
 )
 
-// TestTQ2OrderMatchesReference: the C parity kernel returns the float32 bits
-// of VecDotQ8KTQ2Order (TQ2_0's x86 float order, written from ggml's AVX2
-// kernel), on encoder rows of every test shape; and it is close to, but as
-// a rule not bit-equal with, the exact-order kernels.
+// tq2Variants lists the C kernels in TQ2_0's x86 float order: the scalar
+// parity mode and the fast ones (those this build and CPU run; why says why
+// not).
+func tq2Variants() []cVariant {
+	gemv := func(v ckern.Variant) func(m *testRows, y []BlockQ8K, out []float32) {
+		return func(m *testRows, y []BlockQ8K, out []float32) {
+			ckern.GEMV(v, m.k, m.rows, false, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
+		}
+	}
+	vs := []cVariant{
+		{name: "tq2order", run: gemv(ckern.TQ2Order)},
+		{name: "avx2_tq2", run: gemv(ckern.AVX2TQ2)},
+		{name: "avx512_tq2", run: func(m *testRows, y []BlockQ8K, out []float32) {
+			ckern512.GEMVTQ2(m.k, m.rows, false, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
+		}},
+	}
+	if !ckern.Compiled(ckern.AVX2TQ2) {
+		vs[1].why = "compiled as the scalar tq2order fallback (no GCC target pragma support?)"
+	} else if !cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI2, cpuid.F16C, cpuid.POPCNT, cpuid.FMA3) {
+		vs[1].why = "CPU lacks AVX2/BMI2/F16C/POPCNT/FMA"
+	}
+	if !ckern512.CompiledTQ2() {
+		vs[2].why = "not compiled with AVX-512 and FMA"
+	} else if !ckern512.UsableTQ2() {
+		vs[2].why = "compiled only: CPU lacks AVX-512 F/BW, BMI2 or FMA"
+	}
+	return vs
+}
+
+// TestTQ2OrderMatchesReference: the C kernels in TQ2_0's float order (the
+// scalar parity mode and the fast AVX2 and AVX-512 ones) return the float32
+// bits of VecDotQ8KTQ2Order (TQ2_0's x86 float order, written from ggml's
+// AVX2 kernel) on encoder rows of every test shape, per-256 and per-tensor
+// scales, quantized and raw activations, and on rows of every zero density
+// (every bitmap byte, sign offset and word population); and they are close
+// to, but as a rule not bit-equal with, the exact-order kernels.
 func TestTQ2OrderMatchesReference(t *testing.T) {
 	needCgo(t)
 	rng := rand.New(rand.NewPCG(71, 72))
+	vs := tq2Variants()
+	for _, v := range vs {
+		if v.why != "" {
+			t.Logf("%s: not run: %s", v.name, v.why)
+		}
+	}
 	differ := 0
-	for _, k := range testKs {
-		m := makeRows(t, rng, k, len(testZs), testZs, false)
-		for _, raw := range []bool{false, true} {
-			y := randomActivations(rng, k, raw)
+	checked := map[string]int{}
+	check := func(what string, m *testRows, y []BlockQ8K) {
+		want := make([]float32, m.rows)
+		for r := range m.rows {
+			want[r] = VecDotQ8KTQ2Order(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.d32, y)
+		}
+		for _, v := range vs {
+			if v.why != "" {
+				continue
+			}
 			out := make([]float32, m.rows)
-			ckern.GEMV(ckern.TQ2Order, m.k, m.rows, false, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
-			wpr := k / 8
-			for r := 0; r < m.rows; r++ {
-				bm := m.bitmap[r*wpr : (r+1)*wpr]
-				sg := m.signs[m.off[r]:]
-				want := VecDotQ8KTQ2Order(bm, sg, m.d16[r*k/QK_K:(r+1)*k/QK_K], 0, y)
-				if math.Float32bits(out[r]) != math.Float32bits(want) {
-					t.Fatalf("k=%d row %d: C %v, Go reference %v", k, r, out[r], want)
+			v.run(m, y, out)
+			for r := range m.rows {
+				if math.Float32bits(out[r]) != math.Float32bits(want[r]) {
+					t.Fatalf("%s %s row %d: C %v (%#08x), Go reference %v (%#08x)", v.name, what, r,
+						out[r], math.Float32bits(out[r]), want[r], math.Float32bits(want[r]))
 				}
-				exact := VecDotQ8K(bm, sg, m.d16[r*k/QK_K:(r+1)*k/QK_K], 0, y)
-				if out[r] != exact {
-					differ++
-					// Both orders round a few float steps per block: bound
-					// the difference by the blocks' largest possible terms.
-					var bound float64
-					for b := range k / QK_K {
-						bound += math.Abs(float64(y[b].D)*float64(f16(m.d16[r*k/QK_K+b]))) * 256 * 127
-					}
-					if d := math.Abs(float64(out[r] - exact)); d > 1e-6*bound {
-						t.Fatalf("k=%d row %d: TQ2_0 order %v far from exact order %v", k, r, out[r], exact)
-					}
+			}
+			checked[v.name] += m.rows
+		}
+		k := m.k
+		for r := range m.rows {
+			exact := VecDotQ8K(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.d32, y)
+			if want[r] == exact {
+				continue
+			}
+			differ++
+			// Both orders round a few float steps per block: bound the
+			// difference by the blocks' largest possible terms.
+			var bound float64
+			for b := range k / QK_K {
+				scale := m.d32
+				if m.d16 != nil {
+					scale = f16(m.d16[r*k/QK_K+b])
 				}
+				bound += math.Abs(float64(y[b].D)*float64(scale)) * 256 * 127
+			}
+			if d := math.Abs(float64(want[r] - exact)); d > 1e-6*bound {
+				t.Fatalf("%s row %d: TQ2_0 order %v far from exact order %v", what, r, want[r], exact)
 			}
 		}
 	}
-	t.Logf("%d outputs differ in the last bits between the two orders", differ)
+	for _, k := range testKs {
+		for _, perTensor := range []bool{false, true} {
+			m := makeRows(t, rng, k, len(testZs), testZs, perTensor)
+			for _, raw := range []bool{false, true} {
+				check(fmtShape(k, perTensor, raw), m, randomActivations(rng, k, raw))
+			}
+		}
+	}
+	zs := make([]float64, 256)
+	for i := range zs {
+		zs[i] = rng.Float64()
+	}
+	m := makeRows(t, rng, 2560, len(zs), zs, false)
+	check("wide", m, randomActivations(rng, 2560, true))
+	t.Logf("rows checked bit-exact per variant: %v; %d outputs differ in the last bits between the two orders", checked, differ)
+}
+
+func fmtShape(k int, perTensor, raw bool) string {
+	return fmt.Sprintf("k=%d perTensor=%v raw=%v", k, perTensor, raw)
 }
 
 func f16(h uint16) float32 { return float16.Frombits(h).Float32() }

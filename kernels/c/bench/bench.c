@@ -6,7 +6,11 @@
 // scales per 256, random Q8_K activations; encoded as BITCOS (bitmap, sign
 // streams with a row index, 8-byte zero tail) and as TQ2_0 with the same
 // values and scales. Every kernel's result is checked against the generic
-// BITCOS kernel (bit-exact), and the generic TQ2_0 kernel must equal it too.
+// BITCOS kernel (bit-exact), and the generic TQ2_0 kernel must equal it too;
+// the kernels in TQ2_0's x86 float order (tq2order, avx2_tq2, avx512_tq2)
+// against bitcos_vec_dot_q8_K_tq2order, bit-exact. (The "tq2_0 avx2"
+// yardstick here is compiled with -ffp-contract=off: ggml's lanes with a
+// separate multiply and add, not the FMA that GCC emits inside llama.cpp.)
 //
 // L1: one 2560-weight row, dotted again and again (bitmap, signs and
 //     activations stay in L1).
@@ -26,6 +30,7 @@
 #include <x86intrin.h>
 
 #include "../bitcos.h"
+#include "../bitcos_tq2fast.h"
 #include "tq2_0.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
@@ -101,7 +106,7 @@ static void make_q8K(bitcos_block_q8_K * y, int K) {
     }
 }
 
-typedef struct { const char * name; bitcos_vec_dot_t fn; int ok; } bvariant;
+typedef struct { const char * name; bitcos_vec_dot_t fn; int ok; int tq2; } bvariant; // tq2: TQ2_0 float order (checked against tq2order)
 typedef void (*tq2_fn)(int, float *, const tq2_block *, const void *);
 typedef struct { const char * name; tq2_fn fn; int exact; } tvariant;
 
@@ -182,11 +187,14 @@ int main(int argc, char ** argv) {
     const int K = 2560, R = 6912;
 
     bvariant bv[] = {
-        { "bitcos generic",     bitcos_vec_dot_q8_K_generic,     1 },
-        { "bitcos avx2",        bitcos_vec_dot_q8_K_avx2,        bitcos_have_avx2() },
-        { "bitcos avx2_nopdep", bitcos_vec_dot_q8_K_avx2_nopdep, bitcos_have_avx2_nopdep() },
-        { "bitcos avx512",      bitcos_vec_dot_q8_K_avx512,      bitcos_have_avx512() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") },
-        { "bitcos avx512_twin", bitcos_vec_dot_q8_K_avx512_twin, 1 },
+        { "bitcos generic",     bitcos_vec_dot_q8_K_generic,     1, 0 },
+        { "bitcos avx2",        bitcos_vec_dot_q8_K_avx2,        bitcos_have_avx2(), 0 },
+        { "bitcos avx2_nopdep", bitcos_vec_dot_q8_K_avx2_nopdep, bitcos_have_avx2_nopdep(), 0 },
+        { "bitcos avx512",      bitcos_vec_dot_q8_K_avx512,      bitcos_have_avx512() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"), 0 },
+        { "bitcos avx512_twin", bitcos_vec_dot_q8_K_avx512_twin, 1, 0 },
+        { "bitcos tq2order",    bitcos_vec_dot_q8_K_tq2order,    1, 1 },
+        { "bitcos avx2_tq2",    bitcos_vec_dot_q8_K_avx2_tq2,    bitcos_have_avx2_tq2() && __builtin_cpu_supports("fma"), 1 },
+        { "bitcos avx512_tq2",  bitcos_vec_dot_q8_K_avx512_tq2,  bitcos_have_avx512_tq2() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("fma"), 1 },
     };
     tvariant tv[] = {
         { "tq2_0 generic",    tq2_vec_dot_q8_K_generic,    1 },
@@ -203,8 +211,9 @@ int main(int argc, char ** argv) {
     make_matrix(&one, K, 1, z);
     bitcos_block_q8_K * y = aligned_alloc(64, (K / 256 * sizeof(bitcos_block_q8_K) + 63) / 64 * 64);
     make_q8K(y, K);
-    float ref;
+    float ref, ref_tq2;
     bitcos_vec_dot_q8_K_generic(K, &ref, one.bitmap, one.signs, one.d16, 0.0f, y);
+    bitcos_vec_dot_q8_K_tq2order(K, &ref_tq2, one.bitmap, one.signs, one.d16, 0.0f, y);
 
     printf("\nL1-resident (one row of %d, %.0f%% zeros), per 32 weights:\n", K, z * 100);
     printf("  %-20s %8s %8s %10s  %s\n", "kernel", "cycles", "ns", "GB/s", "result");
@@ -218,7 +227,8 @@ int main(int argc, char ** argv) {
         for (int i = 0; i < nbv + ntv; ++i) {
             const int isb = i < nbv;
             if (isb && !bv[i].ok) continue;
-            const int slow = isb ? (bv[i].fn == bitcos_vec_dot_q8_K_generic || bv[i].fn == bitcos_vec_dot_q8_K_avx512_twin)
+            const int slow = isb ? (bv[i].fn == bitcos_vec_dot_q8_K_generic || bv[i].fn == bitcos_vec_dot_q8_K_avx512_twin ||
+                                    bv[i].fn == bitcos_vec_dot_q8_K_tq2order)
                                  : (tv[i - nbv].fn == tq2_vec_dot_q8_K_generic);
             if (slow && rep >= 3) continue; // the scalar ones: a few trials
             float r = 0;
@@ -240,18 +250,20 @@ int main(int argc, char ** argv) {
         const double sec_per_call = best[i] / tsc_hz / iters;
         const double bytes = isb ? (double) one.bitcos_bytes : (double) one.tq2_bytes;
         const int exact = isb || tv[i - nbv].exact;
-        uint32_t rb, fb; memcpy(&rb, &ref, 4); memcpy(&fb, &res[i], 4);
+        uint32_t rb, fb; memcpy(&rb, isb && bv[i].tq2 ? &ref_tq2 : &ref, 4); memcpy(&fb, &res[i], 4);
         printf("  %-20s %8.2f %8.3f %10.2f  %s\n", isb ? bv[i].name : tv[i - nbv].name, cyc,
                sec_per_call * 1e9 / (K / 32), bytes / sec_per_call / 1e9,
                rb == fb ? "bit-exact" : (exact ? "MISMATCH" : "close (lane order)"));
-        if (exact && rb != fb) { printf("    got %.9g want %.9g\n", res[i], ref); }
+        if (exact && rb != fb) { printf("    got %.9g want %.9g\n", res[i], isb && bv[i].tq2 ? ref_tq2 : ref); }
     }
 
     // ---- DRAM-resident: many matrices ----
     matrix big;
     make_matrix(&big, K, R * layers, z);
     float * out = malloc(sizeof(float) * R * layers), * outref = malloc(sizeof(float) * R * layers);
+    float * outref_tq2 = malloc(sizeof(float) * R * layers);
     gemv(&big, y, outref, bitcos_vec_dot_q8_K_generic, NULL, nthreads);
+    gemv(&big, y, outref_tq2, bitcos_vec_dot_q8_K_tq2order, NULL, nthreads);
     printf("\nDRAM-resident (%d x %d rows of %d: BITCOS %.1f MB, TQ2_0 %.1f MB), per 32 weights:\n",
            layers, R, K, big.bitcos_bytes / 1e6, big.tq2_bytes / 1e6);
     printf("  %-20s %8s %8s %10s  %s\n", "kernel", "cycles", "ns", "GB/s", "result");
@@ -260,6 +272,7 @@ int main(int argc, char ** argv) {
         if (isb && !bv[i].ok) continue;
         if (isb && bv[i].fn == bitcos_vec_dot_q8_K_generic) continue;
         if (isb && bv[i].fn == bitcos_vec_dot_q8_K_avx512_twin) continue;
+        if (isb && bv[i].fn == bitcos_vec_dot_q8_K_tq2order) continue;
         if (!isb && tv[i - nbv].fn == tq2_vec_dot_q8_K_generic) continue;
         double best = 1e30;
         for (int rep = 0; rep < 5; ++rep) {
@@ -270,7 +283,8 @@ int main(int argc, char ** argv) {
         const double bytes = isb ? (double) big.bitcos_bytes : (double) big.tq2_bytes;
         const int exact = isb || tv[i - nbv].exact;
         int bad = 0;
-        for (long r = 0; r < (long) R * layers; ++r) bad += memcmp(&out[r], &outref[r], 4) != 0;
+        const float * want = isb && bv[i].tq2 ? outref_tq2 : outref;
+        for (long r = 0; r < (long) R * layers; ++r) bad += memcmp(&out[r], &want[r], 4) != 0;
         printf("  %-20s %8.2f %8.3f %10.2f  %s\n", isb ? bv[i].name : tv[i - nbv].name,
                best * 1e-9 * core_hz / n32 * nthreads, best / n32 * nthreads, bytes / best,
                bad == 0 ? "bit-exact" : (exact ? "MISMATCH" : "close (lane order)"));

@@ -4,7 +4,8 @@
 # Each kernel file is its own translation unit with its own flags, as in the
 # llama.cpp patch: AVX2 files with -mavx2 -mbmi2 -mf16c, the AVX-512 file
 # with -mavx512f -mavx512bw -mbmi2 (run only when the CPU has AVX-512 F+BW),
-# everything with -ffp-contract=off.
+# the TQ2_0-order ones (bitcos_*_tq2.c) also with -mfma (their FMA is an
+# explicit intrinsic), everything with -ffp-contract=off.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 c="$here/.."
@@ -17,7 +18,10 @@ nice gcc $common -c -o "$out/generic.o" "$c/bitcos_generic.c"
 nice gcc $common -c -o "$out/twin.o"    "$c/bitcos_avx512_twin.c"
 nice gcc $avx2   -c -o "$out/avx2.o"    "$c/bitcos_avx2.c"
 nice gcc $avx2   -c -o "$out/nopdep.o"  "$c/bitcos_nopdep.c"
+nice gcc $common -c -o "$out/tq2order.o" "$c/bitcos_tq2order.c"
+nice gcc $avx2   -mfma -c -o "$out/avx2_tq2.o" "$c/bitcos_avx2_tq2.c"
+nice gcc $common -mavx512f -mavx512bw -mbmi2 -mf16c -mfma -c -o "$out/avx512_tq2.o" "$c/bitcos_avx512_tq2.c"
 nice gcc $common -mavx512f -mavx512bw -mbmi2 -mf16c -c -o "$out/avx512.o" "$c/bitcos_avx512.c"
 nice gcc $avx2   -c -o "$out/tq2_0.o"   "$here/tq2_0.c"
-nice gcc $avx2   -o "$out/bench" "$here/bench.c" "$out"/*.o -lpthread
+nice gcc $avx2   -o "$out/bench" "$here/bench.c" "$out"/*.o -lpthread -lm
 nice "$out/bench" "${1:-0.42}" "${2:-1}" "${3:-24}"

@@ -46,6 +46,9 @@ const (
 	// TQ2Order is BITCOS in the float order of ggml's x86 TQ2_0 kernel
 	// (c/bitcos_tq2order.c), the perplexity-parity mode.
 	TQ2Order
+	// AVX2TQ2 is the AVX2 kernel in TQ2Order's float order
+	// (c/bitcos_avx2_tq2.c): parity at speed.
+	AVX2TQ2
 )
 
 // Compiled reports whether v was compiled with its SIMD path in this build
@@ -56,6 +59,8 @@ func Compiled(v Variant) bool {
 		return C.bitcos_have_avx2() != 0
 	case AVX2NoPdep:
 		return C.bitcos_have_avx2_nopdep() != 0
+	case AVX2TQ2:
+		return C.bitcos_have_avx2_tq2() != 0
 	}
 	return true
 }

@@ -20,6 +20,7 @@ const (
 	TQ2AVX2
 	TQ2AVX2Exact
 	TQ2Order
+	AVX2TQ2
 )
 
 // Compiled is false without cgo.

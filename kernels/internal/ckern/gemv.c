@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 71e1a74352122a0c7e72076fc2df79fe7aa746a6e05ac4150b6508512d194711
+// kernels/c sha256: 6432fd8f9e9294f86f9f463dc10ea2322cc9c66c642a09f54758d92f9de62522
 // Test and benchmark helpers: whole GEMVs in C, so that a Go benchmark does
 // not pay one cgo call per row.
 #include "gemv.h"
@@ -12,6 +12,7 @@ static bitcos_vec_dot_t ckern_fn(int variant) {
         case CKERN_AVX2_NOPDEP: return bitcos_vec_dot_q8_K_avx2_nopdep;
         case CKERN_AVX512_TWIN: return bitcos_vec_dot_q8_K_avx512_twin;
         case CKERN_TQ2ORDER:    return bitcos_vec_dot_q8_K_tq2order;
+        case CKERN_AVX2_TQ2:    return bitcos_vec_dot_q8_K_avx2_tq2;
     }
     return 0;
 }

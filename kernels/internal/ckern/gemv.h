@@ -1,12 +1,13 @@
 #pragma once
 #include <stddef.h>
 #include "../../c/bitcos.h"
+#include "../../c/bitcos_tq2fast.h"
 #include "../../c/bench/tq2_0.h"
 
 enum {
     CKERN_GENERIC, CKERN_AVX2, CKERN_AVX2_NOPDEP, CKERN_AVX512_TWIN,
     CKERN_TQ2_GENERIC, CKERN_TQ2_AVX2, CKERN_TQ2_AVX2_EXACT,
-    CKERN_TQ2ORDER,
+    CKERN_TQ2ORDER, CKERN_AVX2_TQ2,
 };
 
 void ckern_bitcos_gemv(int variant, int k, int rows, int repeat, const uint8_t * bitmap, const uint8_t * signs,

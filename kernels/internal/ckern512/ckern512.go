@@ -1,7 +1,7 @@
 //go:build cgo
 
-// Package ckern512 compiles kernels/c/bitcos_avx512.c as its own translation
-// unit with -mavx512f -mavx512bw (BMI2, F16C and fp-contract=off come from
+// Package ckern512 compiles kernels/c/bitcos_avx512.c and
+// kernels/c/bitcos_avx512_tq2.c, each as its own translation unit with -mavx512f -mavx512bw (BMI2, F16C and fp-contract=off come from
 // pragmas in the shim: cgo rejects those flags), for the tests of package
 // kernels. Its
 // functions execute AVX-512 instructions: call them only when the CPU has
@@ -12,7 +12,8 @@ package ckern512
 #cgo CFLAGS: -O2 -mavx512f -mavx512bw
 #include <stdint.h>
 #include "../../c/bitcos.h"
-void ckern512_gemv(int k, int rows, int repeat, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
+#include "../../c/bitcos_tq2fast.h"
+void ckern512_gemv(int tq2, int k, int rows, int repeat, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
                    const uint16_t * d16, float d32, const void * y, float * out);
 */
 import "C"
@@ -27,6 +28,15 @@ import (
 // the flags); it does not say the CPU can run it.
 func Compiled() bool { return C.bitcos_have_avx512() != 0 }
 
+// CompiledTQ2 reports the same for the TQ2_0-order kernel (it also needs FMA).
+func CompiledTQ2() bool { return C.bitcos_have_avx512_tq2() != 0 }
+
+// UsableTQ2 reports whether the TQ2_0-order kernel was compiled and this CPU
+// runs AVX-512 F and BW, BMI2 and FMA.
+func UsableTQ2() bool {
+	return CompiledTQ2() && cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.BMI2, cpuid.FMA3)
+}
+
 // Usable reports whether the kernel was compiled and this CPU runs AVX-512 F
 // and BW (and BMI2).
 func Usable() bool {
@@ -40,6 +50,19 @@ func GEMV(k, rows int, repeat bool, bitmap, signs []byte, off []uint32, d16 []ui
 	if !Usable() {
 		panic("ckern512: AVX-512 F+BW not usable on this CPU/build")
 	}
+	gemv(0, k, rows, repeat, bitmap, signs, off, d16, d32, y, out)
+}
+
+// GEMVTQ2 is GEMV with the kernel in TQ2_0's float order
+// (bitcos_vec_dot_q8_K_avx512_tq2). It panics unless UsableTQ2.
+func GEMVTQ2(k, rows int, repeat bool, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, y unsafe.Pointer, out []float32) {
+	if !UsableTQ2() {
+		panic("ckern512: AVX-512 F+BW with FMA not usable on this CPU/build")
+	}
+	gemv(1, k, rows, repeat, bitmap, signs, off, d16, d32, y, out)
+}
+
+func gemv(tq2 C.int, k, rows int, repeat bool, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, y unsafe.Pointer, out []float32) {
 	var pd16 *C.uint16_t
 	if len(d16) > 0 {
 		pd16 = (*C.uint16_t)(unsafe.Pointer(&d16[0]))
@@ -48,6 +71,6 @@ func GEMV(k, rows int, repeat bool, bitmap, signs []byte, off []uint32, d16 []ui
 	if repeat {
 		rep = 1
 	}
-	C.ckern512_gemv(C.int(k), C.int(rows), rep, (*C.uint8_t)(unsafe.Pointer(&bitmap[0])), (*C.uint8_t)(unsafe.Pointer(&signs[0])),
+	C.ckern512_gemv(tq2, C.int(k), C.int(rows), rep, (*C.uint8_t)(unsafe.Pointer(&bitmap[0])), (*C.uint8_t)(unsafe.Pointer(&signs[0])),
 		(*C.uint32_t)(unsafe.Pointer(&off[0])), pd16, C.float(d32), y, (*C.float)(unsafe.Pointer(&out[0])))
 }

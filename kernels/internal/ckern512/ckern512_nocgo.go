@@ -14,3 +14,14 @@ func Usable() bool { return false }
 func GEMV(int, int, bool, []byte, []byte, []uint32, []uint16, float32, unsafe.Pointer, []float32) {
 	panic("ckern512: built without cgo")
 }
+
+// CompiledTQ2 is false without cgo.
+func CompiledTQ2() bool { return false }
+
+// UsableTQ2 is false without cgo.
+func UsableTQ2() bool { return false }
+
+// GEMVTQ2 panics without cgo.
+func GEMVTQ2(int, int, bool, []byte, []byte, []uint32, []uint16, float32, unsafe.Pointer, []float32) {
+	panic("ckern512: built without cgo")
+}

@@ -1,15 +1,21 @@
 //go:build cgo
 
-// kernels/c sha256: 71e1a74352122a0c7e72076fc2df79fe7aa746a6e05ac4150b6508512d194711
+// kernels/c sha256: 6432fd8f9e9294f86f9f463dc10ea2322cc9c66c642a09f54758d92f9de62522
 #include "../../c/bitcos.h"
+#include "../../c/bitcos_tq2fast.h"
 #include <stddef.h>
 
-void ckern512_gemv(int k, int rows, int repeat, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
-                   const uint16_t * d16, float d32, const void * y, float * out) {
+static void ckern512_run(bitcos_vec_dot_t fn, int k, int rows, int repeat, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
+                         const uint16_t * d16, float d32, const void * y, float * out) {
     for (int r = 0; r < rows; ++r) {
         const int i = repeat ? 0 : r;
-        bitcos_vec_dot_q8_K_avx512(k, out + r, bitmap + (size_t) i * (k / 8), signs + off[i],
-                                   d16 ? d16 + (size_t) i * (k / 256) : 0, d32, y);
+        fn(k, out + r, bitmap + (size_t) i * (k / 8), signs + off[i], d16 ? d16 + (size_t) i * (k / 256) : 0, d32, y);
         __asm__ volatile("" ::: "memory");
     }
+}
+
+// tq2 != 0: bitcos_vec_dot_q8_K_avx512_tq2 (TQ2_0's float order).
+void ckern512_gemv(int tq2, int k, int rows, int repeat, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
+                   const uint16_t * d16, float d32, const void * y, float * out) {
+    ckern512_run(tq2 ? bitcos_vec_dot_q8_K_avx512_tq2 : bitcos_vec_dot_q8_K_avx512, k, rows, repeat, bitmap, signs, off, d16, d32, y, out);
 }

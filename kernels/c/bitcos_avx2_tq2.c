@@ -1,0 +1,109 @@
+// AVX2 + BMI2 + FMA (+F16C) BITCOS x Q8_K dot product in the float order of
+// ggml's x86 TQ2_0 kernel (bitcos_tq2fast.h, bitcos_tq2order.c).
+//
+// Per 64-weight bitmap word m, the scalar part of bitcos_avx2.c (popcnt, one
+// unaligned sign load, pdep: neg holds the signs on the present lanes). Per
+// 32 weights (one chunk: vector byte i is element e with e % 32 = i), the
+// bitmap word and neg are spread to bytes (vpshufb) and and-ed with the lane
+// bit, then the TQ2_0 code c = t + 1 is built as a byte:
+//     P = min(a_P, 1)                  1 on present lanes
+//     N = (a_N == lane bit)            0xff on negative lanes
+//     c = andnot(N, P + 1)             2 present positive, 1 absent, 0 negative
+// and vpmaddubsw(c, q) sums pairs of c*q into 16-bit lanes (8 chunks x 2
+// products of at most 2*127 per lane per block: no overflow). 10 vector ALU
+// ops per 32 weights (one more than the exact-order kernel's 9).
+// Per block: vpmaddwd with ones turns the 16-bit lane pairs into 8 int32
+// lanes, lane m = e % 32 in [4m, 4m+4), the lanes of ggml's TQ2_0 kernel;
+// bsums pairs are subtracted, the lanes converted and fused into the float
+// accumulator with vfmadd231ps; at the end ggml's hsum_float_8.
+
+#include "bitcos_impl.h"
+#include "bitcos_tq2fast.h"
+
+#if defined(__AVX2__) && defined(__BMI2__) && defined(__F16C__) && defined(__FMA__)
+
+int bitcos_have_avx2_tq2(void) { return 1; }
+
+#define BITCOS_TQ2_SPREAD_LO _mm256_setr_epi8(0,0,0,0,0,0,0,0, 1,1,1,1,1,1,1,1, 2,2,2,2,2,2,2,2, 3,3,3,3,3,3,3,3)
+#define BITCOS_TQ2_SPREAD_HI _mm256_setr_epi8(4,4,4,4,4,4,4,4, 5,5,5,5,5,5,5,5, 6,6,6,6,6,6,6,6, 7,7,7,7,7,7,7,7)
+
+// Next popcount(m) signs from bit *pos of the stream, deposited on the set
+// bits of m (as in bitcos_avx2.c).
+BITCOS_INLINE uint64_t bitcos_tq2_next_neg(const uint8_t * signs, uint64_t * pos, uint64_t m) {
+    const uint64_t c = (uint64_t) _mm_popcnt_u64(m);
+    const uint64_t p = *pos;
+    const uint64_t sh = p & 7;
+    uint64_t sg = bitcos_load_u64(signs + (p >> 3)) >> sh;
+    if (BITCOS_UNLIKELY(c > 56) && sh + c > 64) {
+        sg |= (uint64_t) signs[(p >> 3) + 8] << (64 - sh);
+    }
+    *pos = p + c;
+    return _pdep_u64(sg, m); // pdep takes only the low popcount(m) bits of sg
+}
+
+// The TQ2_0 codes of 32 weights: vp, vn the broadcast presence and deposited
+// sign words, spread one of the two spread patterns.
+BITCOS_INLINE __m256i bitcos_tq2_codes(__m256i vp, __m256i vn, __m256i spread) {
+    const __m256i lane_bit = _mm256_set1_epi64x(0x8040201008040201);
+    const __m256i ones8    = _mm256_set1_epi8(1);
+    const __m256i p = _mm256_min_epu8(_mm256_and_si256(_mm256_shuffle_epi8(vp, spread), lane_bit), ones8);
+    const __m256i n = _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(vn, spread), lane_bit), lane_bit);
+    return _mm256_andnot_si256(n, _mm256_add_epi8(p, ones8));
+}
+
+// 64 weights: 16-bit pair sums of c*q added to acc.
+BITCOS_INLINE __m256i bitcos_tq2_word64(__m256i acc, const uint8_t * bm, const int8_t * q, const uint8_t * signs, uint64_t * pos) {
+    const uint64_t m   = bitcos_load_u64(bm);
+    const uint64_t neg = bitcos_tq2_next_neg(signs, pos, m);
+
+    const __m256i vp = _mm256_castpd_si256(_mm256_broadcast_sd((const double *) bm)); // vbroadcastsd ymm, m64
+    const __m256i vn = _mm256_set1_epi64x((long long) neg);
+
+    const __m256i c0 = bitcos_tq2_codes(vp, vn, BITCOS_TQ2_SPREAD_LO);
+    const __m256i c1 = bitcos_tq2_codes(vp, vn, BITCOS_TQ2_SPREAD_HI);
+    const __m256i s0 = _mm256_maddubs_epi16(c0, _mm256_loadu_si256((const __m256i *) q));
+    const __m256i s1 = _mm256_maddubs_epi16(c1, _mm256_loadu_si256((const __m256i *) (q + 32)));
+    return _mm256_add_epi16(acc, _mm256_add_epi16(s0, s1));
+}
+
+void bitcos_vec_dot_q8_K_avx2_tq2(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
+                                  const uint16_t * d16, float d32, const void * vy) {
+    const bitcos_block_q8_K * y = (const bitcos_block_q8_K *) vy;
+    const int nb = n / BITCOS_QK_K;
+
+    uint64_t pos = 0; // bit position of the next sign
+    __m256 acc = _mm256_setzero_ps();
+
+    for (int b = 0; b < nb; ++b) {
+        const uint8_t * bm = bitmap + b*32;
+        const int8_t  * q  = y[b].qs;
+        __m256i a = _mm256_setzero_si256();
+        a = bitcos_tq2_word64(a, bm,      q,       signs, &pos);
+        a = bitcos_tq2_word64(a, bm +  8, q +  64, signs, &pos);
+        a = bitcos_tq2_word64(a, bm + 16, q + 128, signs, &pos);
+        a = bitcos_tq2_word64(a, bm + 24, q + 192, signs, &pos);
+        const __m256i ones16 = _mm256_set1_epi16(1);
+        const __m256i cq = _mm256_madd_epi16(a, ones16);                                         // lane m: sum over E_m of c*q
+        const __m256i bs = _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *) y[b].bsums), ones16); // bsums[2m] + bsums[2m+1]
+        const __m256i L  = _mm256_sub_epi32(cq, bs);
+        const float d = y[b].d * (d16 ? bitcos_fp16_to_fp32(d16[b]) : d32);
+        acc = _mm256_fmadd_ps(_mm256_cvtepi32_ps(L), _mm256_set1_ps(d), acc);
+    }
+
+    // ggml's hsum_float_8
+    __m128 r = _mm_add_ps(_mm256_extractf128_ps(acc, 1), _mm256_castps256_ps128(acc));
+    r = _mm_add_ps(r, _mm_movehl_ps(r, r));
+    r = _mm_add_ss(r, _mm_movehdup_ps(r));
+    *s = _mm_cvtss_f32(r);
+}
+
+#else
+
+int bitcos_have_avx2_tq2(void) { return 0; }
+
+void bitcos_vec_dot_q8_K_avx2_tq2(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
+                                  const uint16_t * d16, float d32, const void * vy) {
+    bitcos_vec_dot_q8_K_tq2order(n, s, bitmap, signs, d16, d32, vy);
+}
+
+#endif

@@ -1,0 +1,37 @@
+// Fast BITCOS x Q8_K kernels in the float order of ggml's x86 TQ2_0 kernel
+// (the order of bitcos_vec_dot_q8_K_tq2order, bitcos_tq2order.c, which says
+// what it is): per 256-block 8 exact int32 lanes
+//     L_m = sum over e in E_m of (t_e + 1) * q_e  -  (bsums[2m] + bsums[2m+1]),
+//     E_m = { e : e % 32 in [4m, 4m+4) },
+// acc[m] = fma((float) L_m, y[b].d * d_b, acc[m]) (a real FMA, one rounding),
+// then ggml's hsum_float_8. Bit-identical to bitcos_vec_dot_q8_K_tq2order
+// and kernels.VecDotQ8KTQ2Order, hence to TQ2_0 files on x86 llama.cpp
+// (perplexity parity) at the speed of the exact-order kernels.
+//
+// Variants (a file whose ISA is not enabled compiles to a call to the scalar
+// bitcos_vec_dot_q8_K_tq2order, and its bitcos_have_* returns 0):
+//   bitcos_avx2_tq2.c    AVX2 + BMI2 + FMA (+F16C); -mavx2 -mbmi2 -mfma -mf16c
+//   bitcos_avx512_tq2.c  AVX-512 F+BW (+BMI2, FMA, F16C); its own translation
+//                        unit, -mavx512f -mavx512bw -mbmi2 -mfma -mf16c
+//
+// These declarations belong in bitcos.h; they are kept apart until the
+// llama.cpp patch series is regenerated (patches/regen.sh), because
+// TestPatchCarriesKernels requires the series to carry bitcos.h byte for byte.
+
+#pragma once
+
+#include "bitcos.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void bitcos_vec_dot_q8_K_avx2_tq2  (int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
+void bitcos_vec_dot_q8_K_avx512_tq2(int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
+
+int bitcos_have_avx2_tq2(void);
+int bitcos_have_avx512_tq2(void);
+
+#ifdef __cplusplus
+}
+#endif
