@@ -21,7 +21,7 @@ func TestPatchCarriesKernels(t *testing.T) {
 	}
 	files := []string{"bitcos.h", "bitcos_impl.h", "bitcos_generic.c", "bitcos_avx2.c",
 		"bitcos_nopdep.c", "bitcos_nopdep_tables.h", "bitcos_avx512.c", "bitcos_tq2order.c",
-		"bitcos_tq2fast.h", "bitcos_avx2_tq2.c", "bitcos_avx512_tq2.c"}
+		"bitcos_tq2fast.h", "bitcos_tq2_step.h", "bitcos_avx2_tq2.c", "bitcos_avx512_tq2.c"}
 	for _, name := range files {
 		want, err := os.ReadFile(filepath.Join("c", name))
 		if err != nil {

@@ -22,6 +22,8 @@
 
 #if defined(__AVX2__) && defined(__BMI2__) && defined(__F16C__) && defined(__FMA__)
 
+#include "bitcos_tq2_step.h"
+
 int bitcos_have_avx2_tq2(void) { return 1; }
 
 #define BITCOS_TQ2_SPREAD_LO _mm256_setr_epi8(0,0,0,0,0,0,0,0, 1,1,1,1,1,1,1,1, 2,2,2,2,2,2,2,2, 3,3,3,3,3,3,3,3)
@@ -82,19 +84,11 @@ void bitcos_vec_dot_q8_K_avx2_tq2(int n, float * s, const uint8_t * bitmap, cons
         a = bitcos_tq2_word64(a, bm +  8, q +  64, signs, &pos);
         a = bitcos_tq2_word64(a, bm + 16, q + 128, signs, &pos);
         a = bitcos_tq2_word64(a, bm + 24, q + 192, signs, &pos);
-        const __m256i ones16 = _mm256_set1_epi16(1);
-        const __m256i cq = _mm256_madd_epi16(a, ones16);                                         // lane m: sum over E_m of c*q
-        const __m256i bs = _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *) y[b].bsums), ones16); // bsums[2m] + bsums[2m+1]
-        const __m256i L  = _mm256_sub_epi32(cq, bs);
-        const float d = y[b].d * (d16 ? bitcos_fp16_to_fp32(d16[b]) : d32);
-        acc = _mm256_fmadd_ps(_mm256_cvtepi32_ps(L), _mm256_set1_ps(d), acc);
+        const __m256i cq = _mm256_madd_epi16(a, _mm256_set1_epi16(1)); // lane m: sum over E_m of c*q
+        acc = bitcos_tq2_block_acc(acc, cq, &y[b], d16, d32, b);
     }
 
-    // ggml's hsum_float_8
-    __m128 r = _mm_add_ps(_mm256_extractf128_ps(acc, 1), _mm256_castps256_ps128(acc));
-    r = _mm_add_ps(r, _mm_movehl_ps(r, r));
-    r = _mm_add_ss(r, _mm_movehdup_ps(r));
-    *s = _mm_cvtss_f32(r);
+    *s = bitcos_tq2_hsum(acc);
 }
 
 #else

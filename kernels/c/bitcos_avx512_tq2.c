@@ -19,6 +19,8 @@
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__BMI2__) && defined(__F16C__) && defined(__FMA__)
 
+#include "bitcos_tq2_step.h"
+
 int bitcos_have_avx512_tq2(void) { return 1; }
 
 // Next popcount(m) signs from bit *pos of the stream, deposited on the set
@@ -65,18 +67,10 @@ void bitcos_vec_dot_q8_K_avx512_tq2(int n, float * s, const uint8_t * bitmap, co
 
     for (int b = 0; b < nb; ++b) {
         const __m256i cq = bitcos512t_block256(bitmap + b*32, y[b].qs, signs, &pos);
-        // bsums[2m] + bsums[2m+1] in lane m
-        const __m256i bs = _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *) y[b].bsums), _mm256_set1_epi16(1));
-        const __m256i L  = _mm256_sub_epi32(cq, bs);
-        const float d = y[b].d * (d16 ? bitcos_fp16_to_fp32(d16[b]) : d32);
-        acc = _mm256_fmadd_ps(_mm256_cvtepi32_ps(L), _mm256_set1_ps(d), acc);
+        acc = bitcos_tq2_block_acc(acc, cq, &y[b], d16, d32, b);
     }
 
-    // ggml's hsum_float_8
-    __m128 r = _mm_add_ps(_mm256_extractf128_ps(acc, 1), _mm256_castps256_ps128(acc));
-    r = _mm_add_ps(r, _mm_movehl_ps(r, r));
-    r = _mm_add_ss(r, _mm_movehdup_ps(r));
-    *s = _mm_cvtss_f32(r);
+    *s = bitcos_tq2_hsum(acc);
 }
 
 #else

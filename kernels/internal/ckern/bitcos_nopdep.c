@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 6432fd8f9e9294f86f9f463dc10ea2322cc9c66c642a09f54758d92f9de62522
+// kernels/c sha256: a0f0caec83fbdebfa4e674f57a2deda281dc1bc28784b783f00431d6d132f3d8
 // One translation unit per kernel file (see ckern.go for why the ISA and the
 // no-FMA rule are pragmas here rather than cgo flags).
 #pragma GCC optimize("fp-contract=off")

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 6432fd8f9e9294f86f9f463dc10ea2322cc9c66c642a09f54758d92f9de62522
+// kernels/c sha256: a0f0caec83fbdebfa4e674f57a2deda281dc1bc28784b783f00431d6d132f3d8
 // Test and benchmark helpers: whole GEMVs in C, so that a Go benchmark does
 // not pay one cgo call per row.
 #include "gemv.h"
