@@ -75,36 +75,7 @@ func EncodeBitcos(p *Planes, off []uint32, bitmap, signs, rowIndex []byte) error
 	for r := 0; r < p.Rows; r++ {
 		out := signs[off[r]:off[r+1]]
 		pres := p.Present[r*wpr : (r+1)*wpr]
-		pextWords(ext, p.Neg[r*wpr:(r+1)*wpr], pres)
-		var acc uint64 // pending sign bits, LSB first
-		nacc := 0
-		o := 0
-		for i, m := range pres {
-			c := bits.OnesCount64(m)
-			if c == 0 {
-				continue
-			}
-			s := ext[i]
-			acc |= s << nacc
-			if nacc+c >= 64 {
-				binary.LittleEndian.PutUint64(out[o:], acc)
-				o += 8
-				used := 64 - nacc // bits of s consumed
-				nacc = c - used
-				if used == 64 {
-					acc = 0
-				} else {
-					acc = s >> used
-				}
-			} else {
-				nacc += c
-			}
-		}
-		for ; nacc > 0; nacc -= 8 {
-			out[o] = byte(acc)
-			acc >>= 8
-			o++
-		}
+		o := packRow(out, ext, pres, p.Neg[r*wpr:(r+1)*wpr])
 		if o != len(out) {
 			return fmt.Errorf("bitcos: row %d wrote %d sign bytes, index says %d", r, o, len(out))
 		}
@@ -198,25 +169,7 @@ func walkBitcos(k, rows int, signs, rowIndex []byte, present []uint64, row func(
 		// before byte end, and end+8 <= len(signs) (checked above), so an
 		// 8-byte load at any byte of the row stays inside signs; the ninth
 		// byte a misaligned 64-bit field needs is inside the row.
-		pos := int(start) * 8
-		for i, m := range pres {
-			c := bits.OnesCount64(m)
-			if c == 0 {
-				dep[i] = 0
-				continue
-			}
-			b, sh := pos>>3, uint(pos&7)
-			v := binary.LittleEndian.Uint64(signs[b:]) >> sh
-			if sh != 0 && c > 64-int(sh) {
-				v |= uint64(signs[b+8]) << (64 - sh)
-			}
-			if c < 64 {
-				v &= 1<<uint(c) - 1
-			}
-			dep[i] = v
-			pos += c
-		}
-		pdepWords(neg, dep, pres)
+		pos := depositRow(neg, dep, signs, int(start)*8, pres)
 		if rest := int(end)*8 - pos; rest > 0 && signs[pos>>3]>>(pos&7) != 0 {
 			return fmt.Errorf("bitcos: row %d: non-zero padding bits after the last sign", r)
 		}
@@ -233,4 +186,68 @@ func walkBitcos(k, rows int, signs, rowIndex []byte, present []uint64, row func(
 		return fmt.Errorf("bitcos: sign stream is %d bytes, want %d (%d sign bytes + %d-byte tail)", len(signs), end+SignTailBytes, end, SignTailBytes)
 	}
 	return nil
+}
+
+// depositRowGeneric reads, for each presence word pres[i], its popcount's
+// worth of sign bits from signs starting at bit pos, and deposits them onto
+// the present lanes: neg[i] = pdep(bits, pres[i]). It returns the bit
+// position after the row. dep is scratch of len(pres). The caller guarantees
+// an 8-byte load at any byte of the row stays inside signs (walkBitcos).
+func depositRowGeneric(neg, dep []uint64, signs []byte, pos int, pres []uint64) int {
+	for i, m := range pres {
+		c := bits.OnesCount64(m)
+		if c == 0 {
+			dep[i] = 0
+			continue
+		}
+		b, sh := pos>>3, uint(pos&7)
+		v := binary.LittleEndian.Uint64(signs[b:]) >> sh
+		if sh != 0 && c > 64-int(sh) {
+			v |= uint64(signs[b+8]) << (64 - sh)
+		}
+		if c < 64 {
+			v &= 1<<uint(c) - 1
+		}
+		dep[i] = v
+		pos += c
+	}
+	pdepWords(neg, dep, pres)
+	return pos
+}
+
+// packRowGeneric compacts one row's signs into out (the row's exact
+// ceil(nnz/8) bytes): word by word pext(neg, pres), appended LSB first.
+// ext is scratch of len(pres). It returns the bytes written.
+func packRowGeneric(out []byte, ext, pres, neg []uint64) int {
+	pextWords(ext, neg, pres)
+	var acc uint64 // pending sign bits, LSB first
+	nacc := 0
+	o := 0
+	for i, m := range pres {
+		c := bits.OnesCount64(m)
+		if c == 0 {
+			continue
+		}
+		s := ext[i]
+		acc |= s << nacc
+		if nacc+c >= 64 {
+			binary.LittleEndian.PutUint64(out[o:], acc)
+			o += 8
+			used := 64 - nacc // bits of s consumed
+			nacc = c - used
+			if used == 64 {
+				acc = 0
+			} else {
+				acc = s >> used
+			}
+		} else {
+			nacc += c
+		}
+	}
+	for ; nacc > 0; nacc -= 8 {
+		out[o] = byte(acc)
+		acc >>= 8
+		o++
+	}
+	return o
 }

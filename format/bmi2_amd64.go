@@ -41,3 +41,28 @@ func pdepWords(dst, v, m []uint64) {
 	}
 	pdepWordsGeneric(dst, v, m)
 }
+
+//go:noescape
+func depositRowBMI2(neg []uint64, signs []byte, pos int, pres []uint64) int
+
+// depositRow is depositRowGeneric, in BMI2 assembly where that is fast.
+func depositRow(neg, dep []uint64, signs []byte, pos int, pres []uint64) int {
+	if useBMI2 && len(pres) > 0 {
+		_ = neg[len(pres)-1]
+		return depositRowBMI2(neg, signs, pos, pres)
+	}
+	return depositRowGeneric(neg, dep, signs, pos, pres)
+}
+
+//go:noescape
+func packRowBMI2(out []byte, pres, neg []uint64) int
+
+// packRow is packRowGeneric, in BMI2 assembly where that is fast. out must
+// be exactly the row's sign bytes (the caller sized it from the popcounts).
+func packRow(out []byte, ext, pres, neg []uint64) int {
+	if useBMI2 && len(pres) > 0 {
+		_ = neg[len(pres)-1]
+		return packRowBMI2(out, pres, neg)
+	}
+	return packRowGeneric(out, ext, pres, neg)
+}
