@@ -149,10 +149,10 @@ func writeCard(model, source, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "zero-density.svg"), []byte(zeroDensitySVG(st)), 0o644); err != nil {
+	if err := writeFileAtomic(filepath.Join(dir, "zero-density.svg"), []byte(zeroDensitySVG(st))); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte(b.String()), 0o644); err != nil {
+	if err := writeFileAtomic(filepath.Join(dir, "README.md"), []byte(b.String())); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s and %s\n", filepath.Join(dir, "README.md"), filepath.Join(dir, "zero-density.svg"))
@@ -207,4 +207,26 @@ func zeroDensitySVG(st *repack.FileStats) string {
 	fmt.Fprintf(&b, `<text x="16" y="%d" transform="rotate(-90 16 %d)" text-anchor="middle">zero density z</text>`+"\n", top+int(plotH/2), top+int(plotH/2))
 	b.WriteString("</svg>\n")
 	return b.String()
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames it
+// into place, so a reader never sees half a card.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
