@@ -38,20 +38,6 @@ int bitcos_have_avx2(void) { return 1; }
 #define BITCOS_SPREAD_LO _mm256_setr_epi8(0,0,0,0,0,0,0,0, 1,1,1,1,1,1,1,1, 2,2,2,2,2,2,2,2, 3,3,3,3,3,3,3,3)
 #define BITCOS_SPREAD_HI _mm256_setr_epi8(4,4,4,4,4,4,4,4, 5,5,5,5,5,5,5,5, 6,6,6,6,6,6,6,6, 7,7,7,7,7,7,7,7)
 
-// Next popcount(m) signs from bit *pos of the stream, deposited on the set
-// bits of m. One unaligned load covers 57..64 bits;
-// c > 56 may need a ninth byte (inside the row, since its bits are).
-BITCOS_INLINE uint64_t bitcos_next_neg(const uint8_t * signs, uint64_t * pos, uint64_t m) {
-    const uint64_t c = (uint64_t) _mm_popcnt_u64(m);
-    const uint64_t p = *pos;
-    const uint64_t sh = p & 7;
-    uint64_t sg = bitcos_load_u64(signs + (p >> 3)) >> sh;
-    if (BITCOS_UNLIKELY(c > 56) && sh + c > 64) {
-        sg |= (uint64_t) signs[(p >> 3) + 8] << (64 - sh);
-    }
-    *pos = p + c;
-    return _pdep_u64(sg, m); // pdep takes only the low popcount(m) bits of sg
-}
 
 // 64 weights: the bitmap word at bm, activations q[0..63].
 BITCOS_INLINE __m256i bitcos_word64(__m256i acc, const uint8_t * bm, const int8_t * q, const uint8_t * signs, uint64_t * pos) {
@@ -62,7 +48,7 @@ BITCOS_INLINE __m256i bitcos_word64(__m256i acc, const uint8_t * bm, const int8_
     const __m256i pos7f     = _mm256_set1_epi8(0x7f);
 
     const uint64_t m   = bitcos_load_u64(bm);
-    const uint64_t neg = bitcos_next_neg(signs, pos, m);
+    const uint64_t neg = bitcos_pdep_next_neg(signs, pos, m);
 
     const __m256i vp = _mm256_castpd_si256(_mm256_broadcast_sd((const double *) bm)); // vbroadcastsd ymm, m64
     const __m256i vn = _mm256_set1_epi64x((long long) neg);

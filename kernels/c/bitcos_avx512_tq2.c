@@ -23,24 +23,11 @@
 
 int bitcos_have_avx512_tq2(void) { return 1; }
 
-// Next popcount(m) signs from bit *pos of the stream, deposited on the set
-// bits of m (as in bitcos_avx512.c).
-BITCOS_INLINE uint64_t bitcos512t_next_neg(const uint8_t * signs, uint64_t * pos, uint64_t m) {
-    const uint64_t c = (uint64_t) _mm_popcnt_u64(m);
-    const uint64_t p = *pos;
-    const uint64_t sh = p & 7;
-    uint64_t sg = bitcos_load_u64(signs + (p >> 3)) >> sh;
-    if (BITCOS_UNLIKELY(c > 56) && sh + c > 64) {
-        sg |= (uint64_t) signs[(p >> 3) + 8] << (64 - sh);
-    }
-    *pos = p + c;
-    return _pdep_u64(sg, m); // pdep takes only the low popcount(m) bits of sg
-}
 
 // 64 weights: 16-bit pair sums of c*q, c = t + 1.
 BITCOS_INLINE __m512i bitcos512t_word64(__m512i acc, const uint8_t * bm, const int8_t * q, const uint8_t * signs, uint64_t * pos) {
     const uint64_t m   = bitcos_load_u64(bm);
-    const uint64_t neg = bitcos512t_next_neg(signs, pos, m);
+    const uint64_t neg = bitcos_pdep_next_neg(signs, pos, m);
     __m512i c = _mm512_mask_blend_epi8(_cvtu64_mask64(m), _mm512_set1_epi8(1), _mm512_set1_epi8(2));
     c = _mm512_mask_mov_epi8(c, _cvtu64_mask64(neg), _mm512_setzero_si512());
     return _mm512_add_epi16(acc, _mm512_maddubs_epi16(c, _mm512_loadu_si512((const void *) q)));

@@ -8,7 +8,7 @@
 
 #include "bitcos.h"
 
-#if defined(__F16C__) || defined(__AVX2__) || defined(__AVX512F__)
+#if defined(__F16C__) || defined(__AVX2__) || defined(__AVX512F__) || defined(__BMI2__)
 #include <immintrin.h>
 #endif
 
@@ -75,3 +75,20 @@ static inline uint64_t bitcos_load_u64(const uint8_t * p) {
     memcpy(&v, p, sizeof(v));
     return v; // little-endian: byte 0 -> bits 0..7
 }
+
+#if defined(__BMI2__) && defined(__POPCNT__) || defined(__BMI2__) && defined(__AVX2__)
+// The next popcount(m) signs from bit *pos of the stream, deposited on the
+// set bits of m (the pdep kernels share it). One unaligned load covers 57..64
+// bits; c > 56 may need a ninth byte, inside the row since its bits are.
+BITCOS_INLINE uint64_t bitcos_pdep_next_neg(const uint8_t * signs, uint64_t * pos, uint64_t m) {
+    const uint64_t c = (uint64_t) _mm_popcnt_u64(m);
+    const uint64_t p = *pos;
+    const uint64_t sh = p & 7;
+    uint64_t sg = bitcos_load_u64(signs + (p >> 3)) >> sh;
+    if (BITCOS_UNLIKELY(c > 56) && sh + c > 64) {
+        sg |= (uint64_t) signs[(p >> 3) + 8] << (64 - sh);
+    }
+    *pos = p + c;
+    return _pdep_u64(sg, m); // pdep takes only the low popcount(m) bits of sg
+}
+#endif

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: a0f0caec83fbdebfa4e674f57a2deda281dc1bc28784b783f00431d6d132f3d8
+// kernels/c sha256: 06271d6154358c61947f39ec13cec6b1e08905d231dce478087e5b91aa28b233
 // One translation unit per kernel file (see ckern.go for why the ISA and the
 // no-FMA rule are pragmas here rather than cgo flags).
 #pragma GCC optimize("fp-contract=off")

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: a0f0caec83fbdebfa4e674f57a2deda281dc1bc28784b783f00431d6d132f3d8
+// kernels/c sha256: 06271d6154358c61947f39ec13cec6b1e08905d231dce478087e5b91aa28b233
 #include "../../c/bitcos.h"
 #include "../../c/bitcos_tq2fast.h"
 #include <stddef.h>
