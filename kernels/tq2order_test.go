@@ -28,6 +28,9 @@ func tq2Variants() []cVariant {
 		{name: "avx512_tq2", run: func(m *testRows, y []BlockQ8K, out []float32) {
 			ckern512.GEMVTQ2(m.k, m.rows, false, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
 		}},
+		{name: "avx512_tq2_vnni", run: func(m *testRows, y []BlockQ8K, out []float32) {
+			ckern512.GEMVTQ2VNNI(m.k, m.rows, false, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
+		}},
 	}
 	if !ckern.Compiled(ckern.AVX2TQ2) {
 		vs[1].why = "compiled as the scalar tq2order fallback (no GCC target pragma support?)"
@@ -38,6 +41,11 @@ func tq2Variants() []cVariant {
 		vs[2].why = "not compiled with AVX-512 and FMA"
 	} else if !ckern512.UsableTQ2() {
 		vs[2].why = "compiled only: CPU lacks AVX-512 F/BW, BMI2 or FMA"
+	}
+	if !ckern512.CompiledTQ2VNNI() {
+		vs[3].why = "not compiled with AVX-512 VNNI and FMA"
+	} else if !ckern512.UsableTQ2VNNI() {
+		vs[3].why = "compiled only: CPU lacks AVX-512 F/BW/VL/VNNI, BMI2 or FMA"
 	}
 	return vs
 }

@@ -40,7 +40,7 @@ int bitcos_have_avx2(void) { return 1; }
 
 
 // 64 weights: the bitmap word at bm, activations q[0..63].
-BITCOS_INLINE __m256i bitcos_word64(__m256i acc, const uint8_t * bm, const int8_t * q, const uint8_t * signs, uint64_t * pos) {
+BITCOS_INLINE __m256i bitcos_word64(__m256i acc, const uint8_t * bm, const int8_t * q, const uint8_t * signs, uint64_t * pos, uint64_t three) {
     const __m256i spread_lo = BITCOS_SPREAD_LO;
     const __m256i spread_hi = BITCOS_SPREAD_HI;
     const __m256i lane_bit  = _mm256_set1_epi64x(0x8040201008040201);
@@ -48,7 +48,7 @@ BITCOS_INLINE __m256i bitcos_word64(__m256i acc, const uint8_t * bm, const int8_
     const __m256i pos7f     = _mm256_set1_epi8(0x7f);
 
     const uint64_t m   = bitcos_load_u64(bm);
-    const uint64_t neg = bitcos_pdep_next_neg(signs, pos, m);
+    const uint64_t neg = bitcos_pdep_next_neg(signs, pos, m, three);
 
     const __m256i vp = _mm256_castpd_si256(_mm256_broadcast_sd((const double *) bm)); // vbroadcastsd ymm, m64
     const __m256i vn = _mm256_set1_epi64x((long long) neg);
@@ -64,12 +64,12 @@ BITCOS_INLINE __m256i bitcos_word64(__m256i acc, const uint8_t * bm, const int8_
 }
 
 // One 256-block: 8 int32 lanes whose sum is sumi (exact).
-BITCOS_INLINE __m256i bitcos_block256(const uint8_t * bm, const int8_t * q, const uint8_t * signs, uint64_t * pos) {
+BITCOS_INLINE __m256i bitcos_block256(const uint8_t * bm, const int8_t * q, const uint8_t * signs, uint64_t * pos, uint64_t three) {
     __m256i acc = _mm256_setzero_si256();
-    acc = bitcos_word64(acc, bm,      q,       signs, pos);
-    acc = bitcos_word64(acc, bm +  8, q +  64, signs, pos);
-    acc = bitcos_word64(acc, bm + 16, q + 128, signs, pos);
-    acc = bitcos_word64(acc, bm + 24, q + 192, signs, pos);
+    acc = bitcos_word64(acc, bm,      q,       signs, pos, three);
+    acc = bitcos_word64(acc, bm +  8, q +  64, signs, pos, three);
+    acc = bitcos_word64(acc, bm + 16, q + 128, signs, pos, three);
+    acc = bitcos_word64(acc, bm + 24, q + 192, signs, pos, three);
     return _mm256_madd_epi16(acc, _mm256_set1_epi16(1));
 }
 
@@ -79,14 +79,16 @@ void bitcos_vec_dot_q8_K_avx2(int n, float * s, const uint8_t * bitmap, const ui
     const int nb = n / BITCOS_QK_K;
 
     uint64_t pos = 0; // bit position of the next sign
+    uint64_t three = 3;
+    BITCOS_OPAQUE_U64(three);
     float sumf = 0.0f;
 
     int b = 0;
     for (; b + 4 <= nb; b += 4) {
-        const __m256i s0 = bitcos_block256(bitmap + (b + 0)*32, y[b + 0].qs, signs, &pos);
-        const __m256i s1 = bitcos_block256(bitmap + (b + 1)*32, y[b + 1].qs, signs, &pos);
-        const __m256i s2 = bitcos_block256(bitmap + (b + 2)*32, y[b + 2].qs, signs, &pos);
-        const __m256i s3 = bitcos_block256(bitmap + (b + 3)*32, y[b + 3].qs, signs, &pos);
+        const __m256i s0 = bitcos_block256(bitmap + (b + 0)*32, y[b + 0].qs, signs, &pos, three);
+        const __m256i s1 = bitcos_block256(bitmap + (b + 1)*32, y[b + 1].qs, signs, &pos, three);
+        const __m256i s2 = bitcos_block256(bitmap + (b + 2)*32, y[b + 2].qs, signs, &pos, three);
+        const __m256i s3 = bitcos_block256(bitmap + (b + 3)*32, y[b + 3].qs, signs, &pos, three);
         // [sumi_b .. sumi_b+3], exact
         const __m256i h  = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3));
         const __m128i si = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
@@ -106,7 +108,7 @@ void bitcos_vec_dot_q8_K_avx2(int n, float * s, const uint8_t * bitmap, const ui
         sumf += _mm_cvtss_f32(_mm_shuffle_ps(p, p, _MM_SHUFFLE(3, 3, 3, 3)));
     }
     for (; b < nb; ++b) {
-        const __m256i s0 = bitcos_block256(bitmap + b*32, y[b].qs, signs, &pos);
+        const __m256i s0 = bitcos_block256(bitmap + b*32, y[b].qs, signs, &pos, three);
         __m128i t = _mm_add_epi32(_mm256_castsi256_si128(s0), _mm256_extracti128_si256(s0, 1));
         t = _mm_hadd_epi32(t, t);
         sumf = bitcos_block_acc(sumf, _mm_cvtsi128_si32(_mm_hadd_epi32(t, t)), y[b].d, d16, d32, b);

@@ -41,9 +41,9 @@ BITCOS_INLINE __m256i bitcos_tq2_codes(__m256i vp, __m256i vn, __m256i spread) {
 }
 
 // 64 weights: 16-bit pair sums of c*q added to acc.
-BITCOS_INLINE __m256i bitcos_tq2_word64(__m256i acc, const uint8_t * bm, const int8_t * q, const uint8_t * signs, uint64_t * pos) {
+BITCOS_INLINE __m256i bitcos_tq2_word64(__m256i acc, const uint8_t * bm, const int8_t * q, const uint8_t * signs, uint64_t * pos, uint64_t three) {
     const uint64_t m   = bitcos_load_u64(bm);
-    const uint64_t neg = bitcos_pdep_next_neg(signs, pos, m);
+    const uint64_t neg = bitcos_pdep_next_neg(signs, pos, m, three);
 
     const __m256i vp = _mm256_castpd_si256(_mm256_broadcast_sd((const double *) bm)); // vbroadcastsd ymm, m64
     const __m256i vn = _mm256_set1_epi64x((long long) neg);
@@ -61,16 +61,20 @@ void bitcos_vec_dot_q8_K_avx2_tq2(int n, float * s, const uint8_t * bitmap, cons
     const int nb = n / BITCOS_QK_K;
 
     uint64_t pos = 0; // bit position of the next sign
+    uint64_t three = 3;
+    BITCOS_OPAQUE_U64(three);
     __m256 acc = _mm256_setzero_ps();
 
     for (int b = 0; b < nb; ++b) {
+        BITCOS_PREFETCH(bitmap + b*32);
+        BITCOS_PREFETCH(signs + (pos >> 3));
         const uint8_t * bm = bitmap + b*32;
         const int8_t  * q  = y[b].qs;
         __m256i a = _mm256_setzero_si256();
-        a = bitcos_tq2_word64(a, bm,      q,       signs, &pos);
-        a = bitcos_tq2_word64(a, bm +  8, q +  64, signs, &pos);
-        a = bitcos_tq2_word64(a, bm + 16, q + 128, signs, &pos);
-        a = bitcos_tq2_word64(a, bm + 24, q + 192, signs, &pos);
+        a = bitcos_tq2_word64(a, bm,      q,       signs, &pos, three);
+        a = bitcos_tq2_word64(a, bm +  8, q +  64, signs, &pos, three);
+        a = bitcos_tq2_word64(a, bm + 16, q + 128, signs, &pos, three);
+        a = bitcos_tq2_word64(a, bm + 24, q + 192, signs, &pos, three);
         const __m256i cq = _mm256_madd_epi16(a, _mm256_set1_epi16(1)); // lane m: sum over E_m of c*q
         acc = bitcos_tq2_block_acc(acc, cq, &y[b], d16, d32, b);
     }

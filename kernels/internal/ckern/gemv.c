@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 06271d6154358c61947f39ec13cec6b1e08905d231dce478087e5b91aa28b233
+// kernels/c sha256: a2a3fefa1bef8544d3414b6063b8e0418a6351a7ef7c43205bfe6fc03f53fc53
 // Test and benchmark helpers: whole GEMVs in C, so that a Go benchmark does
 // not pay one cgo call per row.
 #include "gemv.h"

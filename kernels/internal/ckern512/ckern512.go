@@ -1,9 +1,10 @@
 //go:build cgo
 
 // Package ckern512 compiles kernels/c/bitcos_avx512.c and
-// kernels/c/bitcos_avx512_tq2.c, each as its own translation unit with -mavx512f -mavx512bw (BMI2, F16C and fp-contract=off come from
-// pragmas in the shim: cgo rejects those flags), for the tests of package
-// kernels. Its
+// kernels/c/bitcos_avx512_tq2.c (twice: without and with AVX512-VNNI), each
+// as its own translation unit with -mavx512f -mavx512bw (BMI2, F16C, VNNI and
+// fp-contract=off come from pragmas in the shim: cgo rejects those flags),
+// for the tests of package kernels. Its
 // functions execute AVX-512 instructions: call them only when the CPU has
 // AVX-512 F and BW (Usable).
 package ckern512
@@ -13,6 +14,7 @@ package ckern512
 #include <stdint.h>
 #include "../../c/bitcos.h"
 #include "../../c/bitcos_tq2fast.h"
+int bitcos_have_avx512_tq2_vnni(void);
 void ckern512_gemv(int tq2, int k, int rows, int repeat, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
                    const uint16_t * d16, float d32, const void * y, float * out);
 */
@@ -30,6 +32,16 @@ func Compiled() bool { return C.bitcos_have_avx512() != 0 }
 
 // CompiledTQ2 reports the same for the TQ2_0-order kernel (it also needs FMA).
 func CompiledTQ2() bool { return C.bitcos_have_avx512_tq2() != 0 }
+
+// CompiledTQ2VNNI reports whether the VNNI build of the TQ2_0-order kernel
+// took its flags.
+func CompiledTQ2VNNI() bool { return C.bitcos_have_avx512_tq2_vnni() != 0 }
+
+// UsableTQ2VNNI reports whether the VNNI build was compiled and this CPU runs
+// it (UsableTQ2 plus AVX-512 VL and VNNI).
+func UsableTQ2VNNI() bool {
+	return CompiledTQ2VNNI() && UsableTQ2() && cpuid.CPU.Supports(cpuid.AVX512VL, cpuid.AVX512VNNI)
+}
 
 // UsableTQ2 reports whether the TQ2_0-order kernel was compiled and this CPU
 // runs AVX-512 F and BW, BMI2 and FMA.
@@ -60,6 +72,15 @@ func GEMVTQ2(k, rows int, repeat bool, bitmap, signs []byte, off []uint32, d16 [
 		panic("ckern512: AVX-512 F+BW with FMA not usable on this CPU/build")
 	}
 	gemv(1, k, rows, repeat, bitmap, signs, off, d16, d32, y, out)
+}
+
+// GEMVTQ2VNNI is GEMVTQ2 with the kernel built with AVX512-VNNI. It panics
+// unless UsableTQ2VNNI.
+func GEMVTQ2VNNI(k, rows int, repeat bool, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, y unsafe.Pointer, out []float32) {
+	if !UsableTQ2VNNI() {
+		panic("ckern512: AVX-512 VNNI not usable on this CPU/build")
+	}
+	gemv(2, k, rows, repeat, bitmap, signs, off, d16, d32, y, out)
 }
 
 func gemv(tq2 C.int, k, rows int, repeat bool, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, y unsafe.Pointer, out []float32) {

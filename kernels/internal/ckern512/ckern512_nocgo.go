@@ -25,3 +25,14 @@ func UsableTQ2() bool { return false }
 func GEMVTQ2(int, int, bool, []byte, []byte, []uint32, []uint16, float32, unsafe.Pointer, []float32) {
 	panic("ckern512: built without cgo")
 }
+
+// CompiledTQ2VNNI is false without cgo.
+func CompiledTQ2VNNI() bool { return false }
+
+// UsableTQ2VNNI is false without cgo.
+func UsableTQ2VNNI() bool { return false }
+
+// GEMVTQ2VNNI panics without cgo.
+func GEMVTQ2VNNI(int, int, bool, []byte, []byte, []uint32, []uint16, float32, unsafe.Pointer, []float32) {
+	panic("ckern512: built without cgo")
+}

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 06271d6154358c61947f39ec13cec6b1e08905d231dce478087e5b91aa28b233
+// kernels/c sha256: a2a3fefa1bef8544d3414b6063b8e0418a6351a7ef7c43205bfe6fc03f53fc53
 #include "../../c/bitcos.h"
 #include "../../c/bitcos_tq2fast.h"
 #include <stddef.h>
@@ -14,8 +14,12 @@ static void ckern512_run(bitcos_vec_dot_t fn, int k, int rows, int repeat, const
     }
 }
 
-// tq2 != 0: bitcos_vec_dot_q8_K_avx512_tq2 (TQ2_0's float order).
+void bitcos_vec_dot_q8_K_avx512_tq2_vnni(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
+                                         const uint16_t * d16, float d32, const void * vy);
+
+// tq2 == 1: bitcos_vec_dot_q8_K_avx512_tq2 (TQ2_0's float order); tq2 == 2:
+// the same kernel built with AVX512-VNNI (bitcos_avx512_tq2_vnni.c).
 void ckern512_gemv(int tq2, int k, int rows, int repeat, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
                    const uint16_t * d16, float d32, const void * y, float * out) {
-    ckern512_run(tq2 ? bitcos_vec_dot_q8_K_avx512_tq2 : bitcos_vec_dot_q8_K_avx512, k, rows, repeat, bitmap, signs, off, d16, d32, y, out);
+    ckern512_run(tq2 == 2 ? bitcos_vec_dot_q8_K_avx512_tq2_vnni : tq2 ? bitcos_vec_dot_q8_K_avx512_tq2 : bitcos_vec_dot_q8_K_avx512, k, rows, repeat, bitmap, signs, off, d16, d32, y, out);
 }
