@@ -16,8 +16,9 @@ git checkout -q -b "$branch" "$pin"
 for p in $(cat "$here/series"); do
   git am -q "$here/$p"
   if grep -q '^+++ b/ggml/src/ggml-cpu/bitcos/bitcos_generic.c' "$here/$p"; then
-    for f in bitcos.h bitcos_impl.h bitcos_generic.c bitcos_avx2.c bitcos_nopdep.c bitcos_nopdep_tables.h bitcos_avx512.c bitcos_tq2order.c bitcos_tq2fast.h bitcos_tq2_step.h bitcos_avx2_tq2.c bitcos_avx512_tq2.c; do
-      cp "$here/../kernels/c/$f" "ggml/src/ggml-cpu/bitcos/$f"
+    # every kernels/c source and header (TestPatchCarriesKernels checks the same set)
+    for f in "$here"/../kernels/c/*.c "$here"/../kernels/c/*.h; do
+      cp "$f" "ggml/src/ggml-cpu/bitcos/$(basename "$f")"
     done
     git add ggml/src/ggml-cpu/bitcos
     git commit -q --amend --no-edit

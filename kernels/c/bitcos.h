@@ -54,6 +54,7 @@
 //                     -mavx2 -mbmi2 -mf16c (shrx, never pdep)
 //   bitcos_avx512.c   AVX-512 F+BW (+BMI2, F16C): bitmap words as k-masks;
 //                     its own translation unit, -mavx512f -mavx512bw -mbmi2
+//   bitcos_dequant.c  the reference decode to float (GET_ROWS), any CPU
 //   bitcos_avx512_twin.c  portable scalar C mirroring bitcos_avx512.c lane by
 //                     lane, so its logic is tested on machines without
 //                     AVX-512
@@ -87,6 +88,10 @@ void bitcos_vec_dot_q8_K_avx512     (int n, float * s, const uint8_t * bitmap, c
 void bitcos_vec_dot_q8_K_avx512_twin(int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
 // Parity mode: the float order of ggml's x86 TQ2_0 kernel (bitcos_tq2order.c).
 void bitcos_vec_dot_q8_K_tq2order   (int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
+
+// Decode one row to float: y[j] = (float) t_j * scale of j's 256-block
+// (bitcos_dequant.c; GET_ROWS). Reads exactly the row's sign bytes.
+void bitcos_dequantize_row(int n, float * y, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32);
 
 // Which variants this build compiled with their SIMD paths (1) or as a call
 // to the generic kernel (0).

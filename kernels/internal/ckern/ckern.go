@@ -109,3 +109,10 @@ func GEMV(v Variant, k, rows int, repeat bool, bitmap, signs []byte, off []uint3
 func TQ2GEMV(v Variant, k, rows int, repeat bool, x []byte, y unsafe.Pointer, out []float32) {
 	C.ckern_tq2_gemv(C.int(v), C.int(k), C.int(rows), cbool(repeat), unsafe.Pointer(&x[0]), y, (*C.float)(unsafe.Pointer(&out[0])))
 }
+
+// DequantizeRows decodes rows rows of k weights with the C reference decode
+// (bitcos_dequantize_row) into out (rows*k values).
+func DequantizeRows(k, rows int, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, out []float32) {
+	C.ckern_dequantize_rows(C.int(k), C.int(rows), u8(bitmap), u8(signs), (*C.uint32_t)(unsafe.Pointer(&off[0])),
+		u16(d16), C.float(d32), (*C.float)(unsafe.Pointer(&out[0])))
+}

@@ -40,3 +40,8 @@ func GEMV(Variant, int, int, bool, []byte, []byte, []uint32, []uint16, float32, 
 func TQ2GEMV(Variant, int, int, bool, []byte, unsafe.Pointer, []float32) {
 	panic("ckern: built without cgo")
 }
+
+// DequantizeRows panics without cgo.
+func DequantizeRows(int, int, []byte, []byte, []uint32, []uint16, float32, []float32) {
+	panic("ckern: built without cgo")
+}

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: a2a3fefa1bef8544d3414b6063b8e0418a6351a7ef7c43205bfe6fc03f53fc53
+// kernels/c sha256: 502b2de5e5a808eff59ba82382b8d29f2bddfd0936ce9b32b0508de973173046
 // Test and benchmark helpers: whole GEMVs in C, so that a Go benchmark does
 // not pay one cgo call per row.
 #include "gemv.h"
@@ -39,5 +39,14 @@ void ckern_tq2_gemv(int variant, int k, int rows, int repeat, const void * x, co
             case CKERN_TQ2_AVX2:       tq2_vec_dot_q8_K_avx2(k, out + r, row, y); break;
             case CKERN_TQ2_AVX2_EXACT: tq2_vec_dot_q8_K_avx2_exact(k, out + r, row, y); break;
         }
+    }
+}
+
+// rows rows of k weights decoded to out (rows * k floats).
+void ckern_dequantize_rows(int k, int rows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
+                           const uint16_t * d16, float d32, float * out) {
+    for (int r = 0; r < rows; ++r) {
+        bitcos_dequantize_row(k, out + (size_t) r * k, bitmap + (size_t) r * (k / 8), signs + off[r],
+                              d16 ? d16 + (size_t) r * (k / 256) : NULL, d32);
     }
 }
