@@ -15,14 +15,14 @@ func genCmd() *cobra.Command {
 	var (
 		typ, shape, head, arch string
 		seed                   uint64
-		experts                int
+		experts, expertsUsed   int
 		odd, nonTernary, out   bool
 		scaleTensors           bool
 		layers                 int
 	)
 	cmd := &cobra.Command{
 		Use:   "gen OUTPUT.gguf | gen fixtures DIR",
-		Short: "Generate a synthetic bitnet model with realistic ternary statistics (tests, benchmarks)",
+		Short: "Generate a synthetic bitnet (or llama, dense or MoE) model with realistic ternary statistics (tests, benchmarks)",
 		Args:  cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if args[0] == "fixtures" {
@@ -56,6 +56,7 @@ func genCmd() *cobra.Command {
 				s.NLayer = layers
 			}
 			s.Experts, s.OddTensor, s.NonTernary, s.Output, s.ScaleTensors = experts, odd, nonTernary, out, scaleTensors
+			s.ExpertsUsed = expertsUsed
 			if err := modelgen.Write(args[0], s); err != nil {
 				return err
 			}
@@ -67,10 +68,11 @@ func genCmd() *cobra.Command {
 	f.StringVar(&typ, "type", "tq2_0", "ternary type: tq2_0, tq1_0, q2_0, i2_s (or f16/bf16/f32 master)")
 	f.StringVar(&shape, "shape", "small", "small or 2b (BitNet b1.58 2B4T's shape, ~1.2 GB)")
 	f.StringVar(&head, "head", "", "token_embd type (f16, bf16, f32)")
-	f.StringVar(&arch, "arch", "", "general.architecture (bitnet, bitnet-b1.58)")
+	f.StringVar(&arch, "arch", "", "general.architecture (bitnet, bitnet-b1.58, or llama: with --experts a Mixtral-style MoE llama.cpp runs)")
 	f.Uint64Var(&seed, "seed", 1, "random seed")
 	f.IntVar(&layers, "layers", 0, "override the layer count")
-	f.IntVar(&experts, "experts", 0, "add 3-D expert tensors with this many experts")
+	f.IntVar(&experts, "experts", 0, "add 3-D expert tensors with this many experts (bitnet archs: to blk.0 only; llama: an MoE FFN in every layer)")
+	f.IntVar(&expertsUsed, "experts-used", 0, "llama.expert_used_count (--arch llama; default min(2, --experts))")
 	f.BoolVar(&odd, "odd", false, "add a tensor whose row length is not a multiple of 128")
 	f.BoolVar(&nonTernary, "non-ternary", false, "put a code 3 into blk.0.attn_q (Q2_0, TQ2_0, I2_S)")
 	f.BoolVar(&out, "output-head", false, "add an untied output.weight")

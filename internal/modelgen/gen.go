@@ -29,6 +29,7 @@ const (
 	kindEmbed
 	kindTernary
 	kindFloatOdd
+	kindRouter // an MoE router: N(0, routerScale^2)
 )
 
 // ternaryTypes are the types Spec.Type may name for quantized models.
@@ -72,6 +73,10 @@ func (s *Spec) plan() []tensor {
 		return t
 	}
 	for l := 0; l < s.NLayer; l++ {
+		if s.Arch == ArchLlama {
+			s.planLlamaLayer(l, add, proj)
+			continue
+		}
 		add(fmt.Sprintf("blk.%d.attn_norm.weight", l), kindNorm, ggufx.TypeF32, E)
 		proj(l, "attn_q", kindTernary, E, E).zeroRows = []int{1}
 		proj(l, "attn_k", kindTernary, E, Ekv)
@@ -153,12 +158,15 @@ func (s *Spec) writeTensor(w *ggufx.Writer, rng *rand.Rand, idx int, t tensor) e
 		n *= d
 	}
 	switch t.kind {
-	case kindNorm, kindScale, kindFloatOdd:
+	case kindNorm, kindScale, kindFloatOdd, kindRouter:
 		buf := make([]byte, 4*n)
 		for i := uint64(0); i < n; i++ {
 			v := float32(1 + 0.1*rng.NormFloat64())
-			if t.kind == kindFloatOdd {
+			switch t.kind {
+			case kindFloatOdd:
 				v = float32(rng.NormFloat64())
+			case kindRouter:
+				v = float32(s.routerScale() * rng.NormFloat64())
 			}
 			binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(v))
 		}
@@ -177,6 +185,7 @@ func (s *Spec) writeTensor(w *ggufx.Writer, rng *rand.Rand, idx int, t tensor) e
 	}
 	c := codecFor(s.Type)
 	sc := makeScales(rng, c, &p, idx)
+	s.llamaGain(sc, k, z)
 	buf := make([]byte, c.TensorBytes(k, rows))
 	if err := c.Encode(&p, sc, buf); err != nil {
 		return err

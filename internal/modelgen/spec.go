@@ -1,7 +1,8 @@
 // Package modelgen writes small (and, for benchmarks, large) bitnet-architecture
-// GGUF models with realistic ternary statistics: every ternary tensor gets its
-// own zero density in [ZMin, ZMax] (published checkpoints: 30-52%), a few
-// all-zero rows and a few zero-scale blocks. Models are written tensor by
+// GGUF models, or llama ones (dense, or a mixture of experts), with realistic
+// ternary statistics: every ternary tensor gets its own zero density in
+// [ZMin, ZMax] (published checkpoints: 30-52%), a few all-zero rows and a few
+// zero-scale blocks. Models are written tensor by
 // tensor, so memory stays bounded by one tensor whatever the model size.
 package modelgen
 
@@ -13,7 +14,7 @@ import (
 
 // Spec describes a generated model.
 type Spec struct {
-	Arch    string // "bitnet" (upstream llama.cpp) or "bitnet-b1.58" (BitNet's I2_S files)
+	Arch    string // "bitnet" (upstream llama.cpp), "bitnet-b1.58" (BitNet's I2_S files) or "llama" (ArchLlama: dense, or MoE with Experts)
 	NEmbd   int
 	NFF     int
 	NLayer  int
@@ -34,8 +35,14 @@ type Spec struct {
 	ZMin, ZMax float64 // per-tensor zero density range; 0,0 means 0.30..0.52
 
 	// Experts > 0 adds 3-D expert tensors blk.N.ffn_{gate,up,down}_exps of
-	// shape [K, N, Experts] in the ternary type.
+	// shape [K, N, Experts] in the ternary type: to blk.0 only, next to the
+	// dense FFN, for the bitnet archs (which llama.cpp does not run with
+	// experts); for ArchLlama, to every layer in place of the dense FFN, with
+	// a router, a Mixtral-style MoE that llama.cpp runs (MUL_MAT_ID).
 	Experts int
+	// ExpertsUsed is llama.expert_used_count, the experts each token goes
+	// through (ArchLlama only); 0 means min(2, Experts).
+	ExpertsUsed int
 	// OddTensor adds a ternary-typed tensor whose row length is not a
 	// multiple of 128 when the type allows it (Q2_0: K = 192), else a float
 	// tensor of that row length: it must be kept as is.
@@ -81,5 +88,5 @@ func (s *Spec) check() error {
 	if s.Arch == "" {
 		s.Arch = "bitnet"
 	}
-	return nil
+	return s.checkLlama()
 }

@@ -6,7 +6,8 @@ import (
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
 
-// kvs returns the model's metadata: llama.cpp's bitnet hyper-parameters and
+// kvs returns the model's metadata: llama.cpp's hyper-parameters for the arch
+// (bitnet's; llama adds rope.dimension_count and the expert counts) and
 // an SPM-style tokenizer whose vocabulary contains whitespace-only tokens
 // (" ", "\t", "\n", "  "), which a byte-faithful rewrite must keep.
 func (s *Spec) kvs() []ggufx.KV {
@@ -27,6 +28,9 @@ func (s *Spec) kvs() []ggufx.KV {
 		ggufx.KVUint32(a+".block_count", uint32(s.NLayer)),
 		ggufx.KVUint32(a+".attention.head_count", uint32(s.NHead)),
 		ggufx.KVUint32(a+".attention.head_count_kv", uint32(s.NHeadKV)),
+	)
+	kv = append(kv, s.llamaKVs()...)
+	kv = append(kv,
 		ggufx.KVFloat32(a+".rope.freq_base", 500000),
 		ggufx.KVFloat32(a+".attention.layer_norm_rms_epsilon", 1e-5),
 		ggufx.KVString("tokenizer.ggml.model", "llama"),
