@@ -151,33 +151,54 @@ func tensorBytes(t *testing.T, path, name string) []byte {
 	return b
 }
 
-// TestMoEGreedyParity runs a generated Mixtral-style llama MoE model (4
-// experts, 2 used, ternary expert tensors that llama.cpp multiplies with
-// MUL_MAT_ID) in TQ2_0 and its BITCOS repack through the real
-// llama-completion, greedily, with and without mmap, at 1 and 2 threads:
-// the generated text must be the same in every run.
-func TestMoEGreedyParity(t *testing.T) {
+// TestGreedyParity: generated llama models in TQ2_0 and their BITCOS
+// repacks generate the same greedy text in the patched llama-completion, at
+// 1 and 2 threads, with and without mmap: a Mixtral-style MoE (its experts
+// run through MUL_MAT_ID) and a dense model whose token embedding and output
+// head are ternary too (token_embd runs through GET_ROWS, the reference
+// decode). llama.cpp must report every repacked tensor as BITCOS, and the
+// generation must not be one repeated token.
+func TestGreedyParity(t *testing.T) {
 	bin := llamaBin(t, "llama-completion")
+	moe := modelgen.Small(ggufx.TypeTQ2_0, 1)
+	moe.Arch, moe.Experts, moe.NLayer = modelgen.ArchLlama, 4, 4
+	head := modelgen.Small(ggufx.TypeTQ2_0, 2)
+	head.Arch, head.NLayer, head.HeadType, head.Output = modelgen.ArchLlama, 4, ggufx.TypeTQ2_0, true
+	for _, c := range []struct {
+		name      string
+		spec      modelgen.Spec
+		mustBeBit string // tensors matching it must be BITCOS
+		wantN     int    // and there must be this many
+	}{
+		{"moe", moe, `_exps\.weight$`, 3 * moe.NLayer},
+		{"ternary-head", head, `^(token_embd|output)\.weight$`, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) { greedyParity(t, bin, c.spec, regexp.MustCompile(c.mustBeBit), c.wantN) })
+	}
+}
+
+func greedyParity(t *testing.T, bin string, s modelgen.Spec, mustBeBit *regexp.Regexp, wantN int) {
 	dir := t.TempDir()
-	s := modelgen.Small(ggufx.TypeTQ2_0, 1)
-	s.Arch, s.Experts, s.NLayer = modelgen.ArchLlama, 4, 4
-	tq2 := filepath.Join(dir, "moe.tq2_0.gguf")
+	tq2 := filepath.Join(dir, "tq2_0.gguf")
 	if err := modelgen.Write(tq2, s); err != nil {
 		t.Fatal(err)
 	}
-	bitcos := filepath.Join(dir, "moe.bitcos.gguf")
+	bitcos := filepath.Join(dir, "bitcos.gguf")
 	rep, err := repack.Repack(tq2, repack.Options{Output: bitcos})
 	if err != nil {
 		t.Fatal(err)
 	}
-	exps := 0
+	n := 0
 	for _, d := range rep.Tensors {
-		if strings.HasSuffix(d.Name, "_exps.weight") && d.Layout == repack.LayoutBitcos {
-			exps++
+		if mustBeBit.MatchString(d.Name) {
+			if d.Layout != repack.LayoutBitcos {
+				t.Fatalf("%s: layout %s, want BITCOS", d.Name, d.Layout)
+			}
+			n++
 		}
 	}
-	if exps != 3*s.NLayer {
-		t.Fatalf("%d expert tensors repacked to BITCOS, want %d", exps, 3*s.NLayer)
+	if n != wantN {
+		t.Fatalf("%d tensors match %v, want %d", n, mustBeBit, wantN)
 	}
 	const prompt = "hello world"
 	var want string
@@ -219,25 +240,37 @@ func TestMoEGreedyParity(t *testing.T) {
 
 // complete runs llama-completion greedily for 32 tokens and returns its
 // stdout and stderr. llama.cpp's logger writes from a thread and can lose
-// the last lines at exit: a run whose stderr lacks the final timings
-// (printed after the text) is retried, up to three times.
+// the last lines at exit, on stdout (the generated text) as on stderr: so
+// every configuration runs until two runs have the final timings on stderr,
+// their texts must agree up to the shorter one (a deterministic program only
+// loses an end), and the longer text is returned.
 func complete(t *testing.T, bin, model, prompt string, threads int, noMmap bool) (string, string) {
 	t.Helper()
 	args := []string{"-m", model, "-p", prompt, "-n", "32", "--temp", "0", "-no-cnv", "-t", strconv.Itoa(threads), "-v"}
 	if noMmap {
 		args = append(args, "--no-mmap")
 	}
-	for try := 0; ; try++ {
+	var outs, logs []string
+	for try := 0; len(outs) < 2 && try < 6; try++ {
 		var stdout, stderr bytes.Buffer
 		cmd := exec.Command(bin, args...)
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Run(); err != nil {
 			t.Fatalf("llama-completion %v: %v\n%s", args, err, tailString(stderr.String(), 3000))
 		}
-		if strings.Contains(stderr.String(), "total time") || try == 2 {
-			return stdout.String(), stderr.String()
+		if strings.Contains(stderr.String(), "total time") || try >= 4 {
+			outs, logs = append(outs, stdout.String()), append(logs, stderr.String())
 		}
 	}
+	a, b := outs[0], outs[1]
+	if len(b) > len(a) {
+		a, b = b, a
+		logs[0], logs[1] = logs[1], logs[0]
+	}
+	if !strings.HasPrefix(a, b) {
+		t.Fatalf("llama-completion %v is not deterministic: %q, then %q", args, outs[0], outs[1])
+	}
+	return a, logs[0]
 }
 
 func uniqueBytes(s string) map[byte]bool {

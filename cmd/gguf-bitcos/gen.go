@@ -67,7 +67,7 @@ func genCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&typ, "type", "tq2_0", "ternary type: tq2_0, tq1_0, q2_0, i2_s (or f16/bf16/f32 master)")
 	f.StringVar(&shape, "shape", "small", "small or 2b (BitNet b1.58 2B4T's shape, ~1.2 GB)")
-	f.StringVar(&head, "head", "", "token_embd type (f16, bf16, f32)")
+	f.StringVar(&head, "head", "", "token_embd type (f16, bf16, f32, or the ternary --type itself)")
 	f.StringVar(&arch, "arch", "", "general.architecture (bitnet, bitnet-b1.58, or llama: with --experts a Mixtral-style MoE llama.cpp runs)")
 	f.Uint64Var(&seed, "seed", 1, "random seed")
 	f.IntVar(&layers, "layers", 0, "override the layer count")

@@ -59,10 +59,14 @@ func (s *Spec) plan() []tensor {
 		ts = append(ts, tensor{info: ggufx.TensorInfo{Name: name, Dims: dims, Type: typ}, kind: kind})
 		return &ts[len(ts)-1]
 	}
-	add("token_embd.weight", kindEmbed, s.HeadType, E, uint64(s.NVocab))
+	head := kindEmbed
+	if s.HeadType == s.Type && codecFor(s.Type) != nil { // a ternary embedding
+		head = kindTernary
+	}
+	add("token_embd.weight", head, s.HeadType, E, uint64(s.NVocab))
 	add("output_norm.weight", kindNorm, ggufx.TypeF32, E)
 	if s.Output {
-		add("output.weight", kindEmbed, s.HeadType, E, uint64(s.NVocab))
+		add("output.weight", head, s.HeadType, E, uint64(s.NVocab))
 	}
 	T := s.Type
 	proj := func(l int, name string, kind int, dims ...uint64) *tensor {

@@ -25,8 +25,10 @@ type Spec struct {
 	// Type is the ternary weights' type: TQ2_0, TQ1_0, Q2_0 or I2_S, or a
 	// float master type (F16, BF16, F32) holding unquantized weights.
 	Type ggufx.GGMLType
-	// HeadType is token_embd's (and output's) type: F32, F16 or BF16. The
-	// zero value is F32; Small and Shape2B set F16.
+	// HeadType is token_embd's (and output's) type: F32, F16 or BF16, or
+	// Type itself when that is a ternary type (a ternary embedding, as some
+	// TQ2_0 conversions have: its repack needs GET_ROWS on BITCOS). The zero
+	// value is F32; Small and Shape2B set F16.
 	HeadType ggufx.GGMLType
 	// Output adds a separate output.weight head (untied embeddings).
 	Output bool
@@ -83,7 +85,9 @@ func (s *Spec) check() error {
 	switch s.HeadType {
 	case ggufx.TypeF32, ggufx.TypeF16, ggufx.TypeBF16:
 	default:
-		return fmt.Errorf("modelgen: head type %v is not F32, F16 or BF16", s.HeadType)
+		if s.HeadType != s.Type || codecFor(s.Type) == nil {
+			return fmt.Errorf("modelgen: head type %v is not F32, F16, BF16 or the ternary type %v", s.HeadType, s.Type)
+		}
 	}
 	if s.Arch == "" {
 		s.Arch = "bitnet"
