@@ -16,8 +16,10 @@ git checkout -q -b "$branch" "$pin"
 for p in $(cat "$here/series"); do
   git am -q "$here/$p"
   if grep -q '^+++ b/ggml/src/ggml-cpu/bitcos/bitcos_generic.c' "$here/$p"; then
-    # every kernels/c source and header (TestPatchCarriesKernels checks the same set)
+    # every kernels/c source and header but the AVX-512 twin (a test aid);
+    # TestPatchCarriesKernels checks the same set
     for f in "$here"/../kernels/c/*.c "$here"/../kernels/c/*.h; do
+      case "$f" in *_twin.c) continue ;; esac
       cp "$f" "ggml/src/ggml-cpu/bitcos/$(basename "$f")"
     done
     git add ggml/src/ggml-cpu/bitcos
