@@ -42,6 +42,18 @@ func tq2Variants() []cVariant {
 	} else if !ckern512.UsableTQ2() {
 		vs[2].why = "compiled only: CPU lacks AVX-512 F/BW, BMI2 or FMA"
 	}
+	vs = append(vs,
+		cVariant{name: "codes_generic", run: func(m *testRows, y []BlockQ8K, out []float32) {
+			ckern.CodesGEMV(false, m.k, m.rows, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
+		}},
+		cVariant{name: "codes_avx2", run: func(m *testRows, y []BlockQ8K, out []float32) {
+			ckern.CodesGEMV(true, m.k, m.rows, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
+		}})
+	if !ckern.CodesCompiledAVX2() {
+		vs[5].why = "compiled as the scalar build (no GCC target pragma support?)"
+	} else if !cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI2, cpuid.F16C, cpuid.POPCNT, cpuid.FMA3) {
+		vs[5].why = "CPU lacks AVX2/BMI2/F16C/POPCNT/FMA"
+	}
 	if !ckern512.CompiledTQ2VNNI() {
 		vs[3].why = "not compiled with AVX-512 VNNI and FMA"
 	} else if !ckern512.UsableTQ2VNNI() {

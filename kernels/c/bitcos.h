@@ -55,6 +55,8 @@
 //   bitcos_avx512.c   AVX-512 F+BW (+BMI2, F16C): bitmap words as k-masks;
 //                     its own translation unit, -mavx512f -mavx512bw -mbmi2
 //   bitcos_dequant.c  the reference decode to float (GET_ROWS), any CPU
+//   bitcos_codes.c    batches: a row decoded once to TQ2_0 codes, then dotted
+//                     with each column (TQ2_0 float order); AVX2 or scalar
 //   bitcos_avx512_twin.c  portable scalar C mirroring bitcos_avx512.c lane by
 //                     lane, so its logic is tested on machines without
 //                     AVX-512
@@ -92,6 +94,13 @@ void bitcos_vec_dot_q8_K_tq2order   (int n, float * s, const uint8_t * bitmap, c
 // Decode one row to float: y[j] = (float) t_j * scale of j's 256-block
 // (bitcos_dequant.c; GET_ROWS). Reads exactly the row's sign bytes.
 void bitcos_dequantize_row(int n, float * y, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32);
+
+// Batches (bitcos_codes.c): decode a row once into n TQ2_0 code bytes
+// c = t + 1, then dot the codes with each column, in the float order of
+// bitcos_vec_dot_q8_K_tq2order (bit-identical to it).
+void bitcos_row_codes(int n, uint8_t * c, const uint8_t * bitmap, const uint8_t * signs);
+void bitcos_codes_vec_dot_q8_K(int n, float * s, const uint8_t * c, const uint16_t * d16, float d32, const void * y);
+int bitcos_have_codes_avx2(void);
 
 // Which variants this build compiled with their SIMD paths (1) or as a call
 // to the generic kernel (0).

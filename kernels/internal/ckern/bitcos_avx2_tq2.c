@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 502b2de5e5a808eff59ba82382b8d29f2bddfd0936ce9b32b0508de973173046
+// kernels/c sha256: b632870ee0b6b34c65444f3672ee37819841cd4dcb1777891959797732e0e211
 // One translation unit per kernel file (see ckern.go for why the ISA and the
 // no-FMA rule are pragmas here rather than cgo flags). The kernel's FMA is
 // explicit (_mm256_fmadd_ps); fp-contract=off keeps everything else apart.

@@ -116,3 +116,15 @@ func DequantizeRows(k, rows int, bitmap, signs []byte, off []uint32, d16 []uint1
 	C.ckern_dequantize_rows(C.int(k), C.int(rows), u8(bitmap), u8(signs), (*C.uint32_t)(unsafe.Pointer(&off[0])),
 		u16(d16), C.float(d32), (*C.float)(unsafe.Pointer(&out[0])))
 }
+
+// CodesCompiledAVX2 reports whether the AVX2 build of bitcos_codes.c took its
+// target pragma.
+func CodesCompiledAVX2() bool { return C.bitcos_have_codes_avx2() != 0 }
+
+// CodesGEMV decodes every row to TQ2_0 codes and dots it with y
+// (bitcos_row_codes, bitcos_codes_vec_dot_q8_K), with the AVX2 build or the
+// scalar one.
+func CodesGEMV(avx2 bool, k, rows int, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, y unsafe.Pointer, out []float32) {
+	C.ckern_codes_gemv(cbool(avx2), C.int(k), C.int(rows), u8(bitmap), u8(signs), (*C.uint32_t)(unsafe.Pointer(&off[0])),
+		u16(d16), C.float(d32), y, (*C.float)(unsafe.Pointer(&out[0])))
+}

@@ -45,3 +45,11 @@ func TQ2GEMV(Variant, int, int, bool, []byte, unsafe.Pointer, []float32) {
 func DequantizeRows(int, int, []byte, []byte, []uint32, []uint16, float32, []float32) {
 	panic("ckern: built without cgo")
 }
+
+// CodesCompiledAVX2 is false without cgo.
+func CodesCompiledAVX2() bool { return false }
+
+// CodesGEMV panics without cgo.
+func CodesGEMV(bool, int, int, []byte, []byte, []uint32, []uint16, float32, unsafe.Pointer, []float32) {
+	panic("ckern: built without cgo")
+}

@@ -1,9 +1,11 @@
 //go:build cgo
 
-// kernels/c sha256: 502b2de5e5a808eff59ba82382b8d29f2bddfd0936ce9b32b0508de973173046
+// kernels/c sha256: b632870ee0b6b34c65444f3672ee37819841cd4dcb1777891959797732e0e211
 // Test and benchmark helpers: whole GEMVs in C, so that a Go benchmark does
 // not pay one cgo call per row.
 #include "gemv.h"
+#include <stdlib.h>
+#include <string.h>
 
 static bitcos_vec_dot_t ckern_fn(int variant) {
     switch (variant) {
@@ -49,4 +51,27 @@ void ckern_dequantize_rows(int k, int rows, const uint8_t * bitmap, const uint8_
         bitcos_dequantize_row(k, out + (size_t) r * k, bitmap + (size_t) r * (k / 8), signs + off[r],
                               d16 ? d16 + (size_t) r * (k / 256) : NULL, d32);
     }
+}
+
+void bitcos_row_codes_generic(int n, uint8_t * c, const uint8_t * bitmap, const uint8_t * signs);
+void bitcos_codes_vec_dot_q8_K_generic(int n, float * s, const uint8_t * c, const uint16_t * d16, float d32, const void * y);
+
+// Every row decoded to codes (into a buffer of k bytes) and dotted with y, by
+// the AVX2 build (avx2 != 0) or the scalar one of bitcos_codes.c.
+void ckern_codes_gemv(int avx2, int k, int rows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
+                      const uint16_t * d16, float d32, const void * y, float * out) {
+    uint8_t * c = malloc((size_t) k);
+    for (int r = 0; r < rows; ++r) {
+        const uint8_t * bm = bitmap + (size_t) r * (k / 8);
+        const uint16_t * d = d16 ? d16 + (size_t) r * (k / 256) : NULL;
+        memset(c, 0xee, (size_t) k); // every byte must be written
+        if (avx2) {
+            bitcos_row_codes(k, c, bm, signs + off[r]);
+            bitcos_codes_vec_dot_q8_K(k, out + r, c, d, d32, y);
+        } else {
+            bitcos_row_codes_generic(k, c, bm, signs + off[r]);
+            bitcos_codes_vec_dot_q8_K_generic(k, out + r, c, d, d32, y);
+        }
+    }
+    free(c);
 }

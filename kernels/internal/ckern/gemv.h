@@ -15,3 +15,5 @@ void ckern_bitcos_gemv(int variant, int k, int rows, int repeat, const uint8_t *
 void ckern_tq2_gemv(int variant, int k, int rows, int repeat, const void * x, const void * y, float * out);
 void ckern_dequantize_rows(int k, int rows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
                            const uint16_t * d16, float d32, float * out);
+void ckern_codes_gemv(int avx2, int k, int rows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
+                      const uint16_t * d16, float d32, const void * y, float * out);

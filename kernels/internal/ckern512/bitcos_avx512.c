@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 502b2de5e5a808eff59ba82382b8d29f2bddfd0936ce9b32b0508de973173046
+// kernels/c sha256: b632870ee0b6b34c65444f3672ee37819841cd4dcb1777891959797732e0e211
 // Its own translation unit, compiled with -mavx512f -mavx512bw (ckern512.go);
 // BMI2, F16C and the no-FMA rule are pragmas (cgo rejects those flags).
 #pragma GCC optimize("fp-contract=off")
