@@ -106,3 +106,23 @@ void bitcos_codes_vec_dot_q8_K(int n, float * s, const uint8_t * c, const uint16
 }
 
 #endif
+
+// Pack n codes (bitcos_row_codes) into n/256 TQ2_0 blocks of 66 bytes (qs[64]
+// then the fp16 scale d16[b]): element e of a block is byte (e/128)*32 + e%32,
+// bits 2*((e%128)/32). The result is the TQ2_0 row the BITCOS row was
+// repacked from (byte for byte, for a canonical source), so ggml's own TQ2_0
+// dot product can run on it: a batch then costs one decode per row and tile,
+// and every column TQ2_0's kernel and its numerics.
+void bitcos_codes_to_tq2_0(int n, uint8_t * dst, const uint8_t * c, const uint16_t * d16) {
+    for (int b = 0; b < n / BITCOS_QK_K; ++b) {
+        uint8_t * blk = dst + 66*b;
+        const uint8_t * cb = c + b*BITCOS_QK_K;
+        for (int h = 0; h < 2; ++h) {
+            for (int i = 0; i < 32; ++i) {
+                const uint8_t * e = cb + 128*h + i;
+                blk[32*h + i] = (uint8_t) (e[0] | e[32] << 2 | e[64] << 4 | e[96] << 6);
+            }
+        }
+        memcpy(blk + 64, &d16[b], 2);
+    }
+}

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: b632870ee0b6b34c65444f3672ee37819841cd4dcb1777891959797732e0e211
+// kernels/c sha256: cad1cf1fb0806e3937e61d52f37753861dc049adc4b1396f82fa1a4086ed6861
 // One translation unit per kernel file (see ckern.go for why the ISA and the
 // no-FMA rule are pragmas here rather than cgo flags). The kernel's FMA is
 // explicit (_mm256_fmadd_ps); fp-contract=off keeps everything else apart.

@@ -128,3 +128,9 @@ func CodesGEMV(avx2 bool, k, rows int, bitmap, signs []byte, off []uint32, d16 [
 	C.ckern_codes_gemv(cbool(avx2), C.int(k), C.int(rows), u8(bitmap), u8(signs), (*C.uint32_t)(unsafe.Pointer(&off[0])),
 		u16(d16), C.float(d32), y, (*C.float)(unsafe.Pointer(&out[0])))
 }
+
+// CodesTQ2_0 decodes every row to codes and packs them as TQ2_0 blocks
+// (bitcos_codes_to_tq2_0) into out, rows*k/256*66 bytes; d16 must be set.
+func CodesTQ2_0(k, rows int, bitmap, signs []byte, off []uint32, d16 []uint16, out []byte) {
+	C.ckern_codes_tq2_0(C.int(k), C.int(rows), u8(bitmap), u8(signs), (*C.uint32_t)(unsafe.Pointer(&off[0])), u16(d16), u8(out))
+}

@@ -53,3 +53,8 @@ func CodesCompiledAVX2() bool { return false }
 func CodesGEMV(bool, int, int, []byte, []byte, []uint32, []uint16, float32, unsafe.Pointer, []float32) {
 	panic("ckern: built without cgo")
 }
+
+// CodesTQ2_0 panics without cgo.
+func CodesTQ2_0(int, int, []byte, []byte, []uint32, []uint16, []byte) {
+	panic("ckern: built without cgo")
+}

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: b632870ee0b6b34c65444f3672ee37819841cd4dcb1777891959797732e0e211
+// kernels/c sha256: cad1cf1fb0806e3937e61d52f37753861dc049adc4b1396f82fa1a4086ed6861
 // Test and benchmark helpers: whole GEMVs in C, so that a Go benchmark does
 // not pay one cgo call per row.
 #include "gemv.h"
@@ -72,6 +72,18 @@ void ckern_codes_gemv(int avx2, int k, int rows, const uint8_t * bitmap, const u
             bitcos_row_codes_generic(k, c, bm, signs + off[r]);
             bitcos_codes_vec_dot_q8_K_generic(k, out + r, c, d, d32, y);
         }
+    }
+    free(c);
+}
+
+// Every row decoded to codes (AVX2 build) and packed as TQ2_0 blocks into out
+// (rows * k/256 * 66 bytes).
+void ckern_codes_tq2_0(int k, int rows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
+                       const uint16_t * d16, uint8_t * out) {
+    uint8_t * c = malloc((size_t) k);
+    for (int r = 0; r < rows; ++r) {
+        bitcos_row_codes(k, c, bitmap + (size_t) r * (k / 8), signs + off[r]);
+        bitcos_codes_to_tq2_0(k, out + (size_t) r * (k / 256) * 66, c, d16 + (size_t) r * (k / 256));
     }
     free(c);
 }
