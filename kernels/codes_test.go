@@ -1,45 +1,50 @@
 package kernels
 
 import (
-	"bytes"
-	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
-	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/kernels/internal/ckern"
+	"github.com/klauspost/cpuid/v2"
 )
 
-// TestCodesToTQ2_0: a BITCOS row decoded to codes (bitcos_row_codes) and
-// packed by bitcos_codes_to_tq2_0 is, byte for byte, the TQ2_0 encoding of
-// the same ternary values and fp16 scales (format.TQ2_0): what the batch
-// path of the llama.cpp patch hands to ggml's TQ2_0 dot product.
-func TestCodesToTQ2_0(t *testing.T) {
+// TestCodesFourColumns: the four-column batch kernel returns, per column,
+// the float32 bits of VecDotQ8KTQ2Order (TQ2_0's x86 float order), in its
+// AVX2 and scalar builds, with per-256 and per-tensor scales and four
+// different activation columns (quantized and raw).
+func TestCodesFourColumns(t *testing.T) {
 	needCgo(t)
-	rng := rand.New(rand.NewPCG(93, 94))
+	rng := rand.New(rand.NewPCG(95, 96))
 	for _, tc := range []struct {
-		k, rows int
-		zs      []float64
+		k, rows   int
+		perTensor bool
 	}{
-		{256, 8, []float64{0, 0.3, 0.42, 0.52, 0.9, 1}},
-		{2560, 16, []float64{0.30, 0.36, 0.44, 0.52}},
-		{6912, 4, []float64{0.42}},
+		{256, 8, false}, {2560, 12, false}, {6912, 4, true},
 	} {
-		t.Run(fmt.Sprintf("k%d", tc.k), func(t *testing.T) {
-			m := makeRows(t, rng, tc.k, tc.rows, tc.zs, false)
-			want := make([]byte, format.TQ2_0.TensorBytes(tc.k, tc.rows))
-			if err := format.TQ2_0.Encode(m.p, &format.Scales{Group: QK_K, F16: m.d16}, want); err != nil {
-				t.Fatal(err)
+		m := makeRows(t, rng, tc.k, tc.rows, []float64{0, 0.3, 0.42, 0.52, 1}, tc.perTensor)
+		var ys [4][]BlockQ8K
+		var yp [4]unsafe.Pointer
+		for j := range ys {
+			ys[j] = randomActivations(rng, tc.k, j%2 == 1)
+			yp[j] = yPtr(ys[j])
+		}
+		for _, avx2 := range []bool{false, true} {
+			if avx2 && (!ckern.CodesCompiledAVX2() || !cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI2, cpuid.F16C, cpuid.POPCNT, cpuid.FMA3)) {
+				t.Logf("k%d: AVX2 build not run", tc.k)
+				continue
 			}
-			got := make([]byte, len(want))
-			ckern.CodesTQ2_0(tc.k, tc.rows, m.bitmap, m.signs, m.off, m.d16, got)
-			if !bytes.Equal(got, want) {
-				for i := range want {
-					if got[i] != want[i] {
-						t.Fatalf("byte %d (block %d) = %#02x, want %#02x", i, i/66, got[i], want[i])
+			out := make([]float32, 4*tc.rows)
+			ckern.CodesGEMV4(avx2, tc.k, tc.rows, m.bitmap, m.signs, m.off, m.d16, m.d32, yp, out)
+			for r := range tc.rows {
+				for j := range 4 {
+					want := VecDotQ8KTQ2Order(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.d32, ys[j])
+					if math.Float32bits(out[4*r+j]) != math.Float32bits(want) {
+						t.Fatalf("k%d avx2=%v row %d column %d: %g, want %g", tc.k, avx2, r, j, out[4*r+j], want)
 					}
 				}
 			}
-		})
+		}
 	}
 }

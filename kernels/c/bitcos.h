@@ -100,9 +100,9 @@ void bitcos_dequantize_row(int n, float * y, const uint8_t * bitmap, const uint8
 // bitcos_vec_dot_q8_K_tq2order (bit-identical to it).
 void bitcos_row_codes(int n, uint8_t * c, const uint8_t * bitmap, const uint8_t * signs);
 void bitcos_codes_vec_dot_q8_K(int n, float * s, const uint8_t * c, const uint16_t * d16, float d32, const void * y);
+// Four columns y[0..3] at once, results s[0..3], each bit-identical to the above.
+void bitcos_codes_vec_dot_q8_K_x4(int n, float * s, const uint8_t * c, const uint16_t * d16, float d32, const void * const * y);
 int bitcos_have_codes_avx2(void);
-// Codes packed as TQ2_0 blocks (66 bytes per 256 weights, fp16 scales only).
-void bitcos_codes_to_tq2_0(int n, uint8_t * dst, const uint8_t * c, const uint16_t * d16);
 
 // Which variants this build compiled with their SIMD paths (1) or as a call
 // to the generic kernel (0).

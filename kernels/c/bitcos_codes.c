@@ -70,9 +70,45 @@ void bitcos_codes_vec_dot_q8_K(int n, float * s, const uint8_t * c, const uint16
     *s = bitcos_tq2_hsum(acc);
 }
 
+// Four columns at once: each code load serves four activation columns; per
+// column the same integer lanes and float steps as bitcos_codes_vec_dot_q8_K.
+void bitcos_codes_vec_dot_q8_K_x4(int n, float * s, const uint8_t * c, const uint16_t * d16, float d32, const void * const * vy) {
+    const bitcos_block_q8_K * y0 = (const bitcos_block_q8_K *) vy[0];
+    const bitcos_block_q8_K * y1 = (const bitcos_block_q8_K *) vy[1];
+    const bitcos_block_q8_K * y2 = (const bitcos_block_q8_K *) vy[2];
+    const bitcos_block_q8_K * y3 = (const bitcos_block_q8_K *) vy[3];
+    __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps(), acc2 = _mm256_setzero_ps(), acc3 = _mm256_setzero_ps();
+    for (int b = 0; b < n / BITCOS_QK_K; ++b) {
+        const uint8_t * cb = c + b*BITCOS_QK_K;
+        __m256i a0 = _mm256_setzero_si256(), a1 = _mm256_setzero_si256(), a2 = _mm256_setzero_si256(), a3 = _mm256_setzero_si256();
+        for (int k = 0; k < 8; ++k) {
+            const __m256i ck = _mm256_loadu_si256((const __m256i *) (cb + 32*k));
+            a0 = _mm256_add_epi16(a0, _mm256_maddubs_epi16(ck, _mm256_loadu_si256((const __m256i *) (y0[b].qs + 32*k))));
+            a1 = _mm256_add_epi16(a1, _mm256_maddubs_epi16(ck, _mm256_loadu_si256((const __m256i *) (y1[b].qs + 32*k))));
+            a2 = _mm256_add_epi16(a2, _mm256_maddubs_epi16(ck, _mm256_loadu_si256((const __m256i *) (y2[b].qs + 32*k))));
+            a3 = _mm256_add_epi16(a3, _mm256_maddubs_epi16(ck, _mm256_loadu_si256((const __m256i *) (y3[b].qs + 32*k))));
+        }
+        const __m256i ones = _mm256_set1_epi16(1);
+        acc0 = bitcos_tq2_block_acc(acc0, _mm256_madd_epi16(a0, ones), &y0[b], d16, d32, b);
+        acc1 = bitcos_tq2_block_acc(acc1, _mm256_madd_epi16(a1, ones), &y1[b], d16, d32, b);
+        acc2 = bitcos_tq2_block_acc(acc2, _mm256_madd_epi16(a2, ones), &y2[b], d16, d32, b);
+        acc3 = bitcos_tq2_block_acc(acc3, _mm256_madd_epi16(a3, ones), &y3[b], d16, d32, b);
+    }
+    s[0] = bitcos_tq2_hsum(acc0);
+    s[1] = bitcos_tq2_hsum(acc1);
+    s[2] = bitcos_tq2_hsum(acc2);
+    s[3] = bitcos_tq2_hsum(acc3);
+}
+
 #else
 
 int bitcos_have_codes_avx2(void) { return 0; }
+
+void bitcos_codes_vec_dot_q8_K_x4(int n, float * s, const uint8_t * c, const uint16_t * d16, float d32, const void * const * vy) {
+    for (int j = 0; j < 4; ++j) {
+        bitcos_codes_vec_dot_q8_K(n, &s[j], c, d16, d32, vy[j]);
+    }
+}
 
 void bitcos_row_codes(int n, uint8_t * c, const uint8_t * bitmap, const uint8_t * signs) {
     uint64_t pos = 0;
@@ -107,22 +143,3 @@ void bitcos_codes_vec_dot_q8_K(int n, float * s, const uint8_t * c, const uint16
 
 #endif
 
-// Pack n codes (bitcos_row_codes) into n/256 TQ2_0 blocks of 66 bytes (qs[64]
-// then the fp16 scale d16[b]): element e of a block is byte (e/128)*32 + e%32,
-// bits 2*((e%128)/32). The result is the TQ2_0 row the BITCOS row was
-// repacked from (byte for byte, for a canonical source), so ggml's own TQ2_0
-// dot product can run on it: a batch then costs one decode per row and tile,
-// and every column TQ2_0's kernel and its numerics.
-void bitcos_codes_to_tq2_0(int n, uint8_t * dst, const uint8_t * c, const uint16_t * d16) {
-    for (int b = 0; b < n / BITCOS_QK_K; ++b) {
-        uint8_t * blk = dst + 66*b;
-        const uint8_t * cb = c + b*BITCOS_QK_K;
-        for (int h = 0; h < 2; ++h) {
-            for (int i = 0; i < 32; ++i) {
-                const uint8_t * e = cb + 128*h + i;
-                blk[32*h + i] = (uint8_t) (e[0] | e[32] << 2 | e[64] << 4 | e[96] << 6);
-            }
-        }
-        memcpy(blk + 64, &d16[b], 2);
-    }
-}

@@ -1,10 +1,10 @@
 //go:build cgo
 
-// kernels/c sha256: cad1cf1fb0806e3937e61d52f37753861dc049adc4b1396f82fa1a4086ed6861
+// kernels/c sha256: 68aeb0c4bcb7d35817f19577f7491c12c3b07e8f6930b66b3d9c025cded2c465
 // The scalar build of bitcos_codes.c, under other names (baseline ISA).
 #pragma GCC optimize("fp-contract=off")
 #define bitcos_row_codes bitcos_row_codes_generic
 #define bitcos_codes_vec_dot_q8_K bitcos_codes_vec_dot_q8_K_generic
 #define bitcos_have_codes_avx2 bitcos_have_codes_avx2_generic
-#define bitcos_codes_to_tq2_0 bitcos_codes_to_tq2_0_generic
+#define bitcos_codes_vec_dot_q8_K_x4 bitcos_codes_vec_dot_q8_K_x4_generic
 #include "../../c/bitcos_codes.c"

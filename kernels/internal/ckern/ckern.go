@@ -129,8 +129,9 @@ func CodesGEMV(avx2 bool, k, rows int, bitmap, signs []byte, off []uint32, d16 [
 		u16(d16), C.float(d32), y, (*C.float)(unsafe.Pointer(&out[0])))
 }
 
-// CodesTQ2_0 decodes every row to codes and packs them as TQ2_0 blocks
-// (bitcos_codes_to_tq2_0) into out, rows*k/256*66 bytes; d16 must be set.
-func CodesTQ2_0(k, rows int, bitmap, signs []byte, off []uint32, d16 []uint16, out []byte) {
-	C.ckern_codes_tq2_0(C.int(k), C.int(rows), u8(bitmap), u8(signs), (*C.uint32_t)(unsafe.Pointer(&off[0])), u16(d16), u8(out))
+// CodesGEMV4 decodes every row to codes and dots it with four columns at once
+// (bitcos_codes_vec_dot_q8_K_x4): out[4*r+j] is row r times column j.
+func CodesGEMV4(avx2 bool, k, rows int, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, y [4]unsafe.Pointer, out []float32) {
+	C.ckern_codes_gemv4(cbool(avx2), C.int(k), C.int(rows), u8(bitmap), u8(signs), (*C.uint32_t)(unsafe.Pointer(&off[0])),
+		u16(d16), C.float(d32), y[0], y[1], y[2], y[3], (*C.float)(unsafe.Pointer(&out[0])))
 }

@@ -54,7 +54,7 @@ func CodesGEMV(bool, int, int, []byte, []byte, []uint32, []uint16, float32, unsa
 	panic("ckern: built without cgo")
 }
 
-// CodesTQ2_0 panics without cgo.
-func CodesTQ2_0(int, int, []byte, []byte, []uint32, []uint16, []byte) {
+// CodesGEMV4 panics without cgo.
+func CodesGEMV4(bool, int, int, []byte, []byte, []uint32, []uint16, float32, [4]unsafe.Pointer, []float32) {
 	panic("ckern: built without cgo")
 }

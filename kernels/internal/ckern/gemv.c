@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: cad1cf1fb0806e3937e61d52f37753861dc049adc4b1396f82fa1a4086ed6861
+// kernels/c sha256: 68aeb0c4bcb7d35817f19577f7491c12c3b07e8f6930b66b3d9c025cded2c465
 // Test and benchmark helpers: whole GEMVs in C, so that a Go benchmark does
 // not pay one cgo call per row.
 #include "gemv.h"
@@ -76,14 +76,24 @@ void ckern_codes_gemv(int avx2, int k, int rows, const uint8_t * bitmap, const u
     free(c);
 }
 
-// Every row decoded to codes (AVX2 build) and packed as TQ2_0 blocks into out
-// (rows * k/256 * 66 bytes).
-void ckern_codes_tq2_0(int k, int rows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
-                       const uint16_t * d16, uint8_t * out) {
+
+void bitcos_codes_vec_dot_q8_K_x4_generic(int n, float * s, const uint8_t * c, const uint16_t * d16, float d32, const void * const * y);
+
+// Every row decoded to codes and dotted with four columns at once
+// (bitcos_codes_vec_dot_q8_K_x4): out[4*r + j] for column j.
+void ckern_codes_gemv4(int avx2, int k, int rows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
+                       const uint16_t * d16, float d32, const void * y0, const void * y1, const void * y2, const void * y3, float * out) {
     uint8_t * c = malloc((size_t) k);
+    const void * ys[4] = { y0, y1, y2, y3 };
     for (int r = 0; r < rows; ++r) {
-        bitcos_row_codes(k, c, bitmap + (size_t) r * (k / 8), signs + off[r]);
-        bitcos_codes_to_tq2_0(k, out + (size_t) r * (k / 256) * 66, c, d16 + (size_t) r * (k / 256));
+        const uint16_t * d = d16 ? d16 + (size_t) r * (k / 256) : NULL;
+        if (avx2) {
+            bitcos_row_codes(k, c, bitmap + (size_t) r * (k / 8), signs + off[r]);
+            bitcos_codes_vec_dot_q8_K_x4(k, out + 4*r, c, d, d32, ys);
+        } else {
+            bitcos_row_codes_generic(k, c, bitmap + (size_t) r * (k / 8), signs + off[r]);
+            bitcos_codes_vec_dot_q8_K_x4_generic(k, out + 4*r, c, d, d32, ys);
+        }
     }
     free(c);
 }

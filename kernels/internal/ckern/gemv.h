@@ -17,5 +17,5 @@ void ckern_dequantize_rows(int k, int rows, const uint8_t * bitmap, const uint8_
                            const uint16_t * d16, float d32, float * out);
 void ckern_codes_gemv(int avx2, int k, int rows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
                       const uint16_t * d16, float d32, const void * y, float * out);
-void ckern_codes_tq2_0(int k, int rows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
-                       const uint16_t * d16, uint8_t * out);
+void ckern_codes_gemv4(int avx2, int k, int rows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
+                       const uint16_t * d16, float d32, const void * y0, const void * y1, const void * y2, const void * y3, float * out);

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: cad1cf1fb0806e3937e61d52f37753861dc049adc4b1396f82fa1a4086ed6861
+// kernels/c sha256: 68aeb0c4bcb7d35817f19577f7491c12c3b07e8f6930b66b3d9c025cded2c465
 // Its own translation unit, compiled with -mavx512f -mavx512bw (ckern512.go);
 // BMI2, F16C and the no-FMA rule are pragmas (cgo rejects those flags).
 #pragma GCC optimize("fp-contract=off")
