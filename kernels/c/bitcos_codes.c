@@ -142,4 +142,3 @@ void bitcos_codes_vec_dot_q8_K(int n, float * s, const uint8_t * c, const uint16
 }
 
 #endif
-
