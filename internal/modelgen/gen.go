@@ -53,7 +53,6 @@ func isMaster(t ggufx.GGMLType) bool {
 
 func (s *Spec) plan() []tensor {
 	E, F := uint64(s.NEmbd), uint64(s.NFF)
-	Ekv := E / uint64(s.NHead) * uint64(s.NHeadKV)
 	var ts []tensor
 	add := func(name string, kind int, typ ggufx.GGMLType, dims ...uint64) *tensor {
 		ts = append(ts, tensor{info: ggufx.TensorInfo{Name: name, Dims: dims, Type: typ}, kind: kind})
@@ -81,11 +80,7 @@ func (s *Spec) plan() []tensor {
 			s.planLlamaLayer(l, add, proj)
 			continue
 		}
-		add(fmt.Sprintf("blk.%d.attn_norm.weight", l), kindNorm, ggufx.TypeF32, E)
-		proj(l, "attn_q", kindTernary, E, E).zeroRows = []int{1}
-		proj(l, "attn_k", kindTernary, E, Ekv)
-		proj(l, "attn_v", kindTernary, E, Ekv)
-		proj(l, "attn_output", kindTernary, E, E)
+		s.planAttention(l, add, proj)
 		add(fmt.Sprintf("blk.%d.attn_sub_norm.weight", l), kindNorm, ggufx.TypeF32, E)
 		add(fmt.Sprintf("blk.%d.ffn_norm.weight", l), kindNorm, ggufx.TypeF32, E)
 		// Neuron 3 is dead in every layer: its gate and up rows are all zero.
@@ -207,6 +202,20 @@ func (s *Spec) writeTensor(w *ggufx.Writer, rng *rand.Rand, idx int, t tensor) e
 	}
 	_, err := w.Write(buf)
 	return err
+}
+
+// planAttention adds layer l's attention norm and projections, the same in
+// every arch here (row 1 of attn_q is all zero).
+func (s *Spec) planAttention(l int,
+	add func(name string, kind int, typ ggufx.GGMLType, dims ...uint64) *tensor,
+	proj func(l int, name string, kind int, dims ...uint64) *tensor) {
+	E := uint64(s.NEmbd)
+	Ekv := E / uint64(s.NHead) * uint64(s.NHeadKV)
+	add(fmt.Sprintf("blk.%d.attn_norm.weight", l), kindNorm, ggufx.TypeF32, E)
+	proj(l, "attn_q", kindTernary, E, E).zeroRows = []int{1}
+	proj(l, "attn_k", kindTernary, E, Ekv)
+	proj(l, "attn_v", kindTernary, E, Ekv)
+	proj(l, "attn_output", kindTernary, E, E)
 }
 
 // fillPlanes draws rows x k ternary weights with zero density z and balanced

@@ -54,12 +54,7 @@ func (s *Spec) planLlamaLayer(l int,
 	add func(name string, kind int, typ ggufx.GGMLType, dims ...uint64) *tensor,
 	proj func(l int, name string, kind int, dims ...uint64) *tensor) {
 	E, F, X := uint64(s.NEmbd), uint64(s.NFF), uint64(s.Experts)
-	Ekv := E / uint64(s.NHead) * uint64(s.NHeadKV)
-	add(fmt.Sprintf("blk.%d.attn_norm.weight", l), kindNorm, ggufx.TypeF32, E)
-	proj(l, "attn_q", kindTernary, E, E).zeroRows = []int{1}
-	proj(l, "attn_k", kindTernary, E, Ekv)
-	proj(l, "attn_v", kindTernary, E, Ekv)
-	proj(l, "attn_output", kindTernary, E, E)
+	s.planAttention(l, add, proj)
 	add(fmt.Sprintf("blk.%d.ffn_norm.weight", l), kindNorm, ggufx.TypeF32, E)
 	if X == 0 {
 		// Neuron 3 is dead in every layer: its gate and up rows are all zero.

@@ -26,30 +26,10 @@
 
 int bitcos_have_avx2_tq2(void) { return 1; }
 
-#define BITCOS_TQ2_SPREAD_LO _mm256_setr_epi8(0,0,0,0,0,0,0,0, 1,1,1,1,1,1,1,1, 2,2,2,2,2,2,2,2, 3,3,3,3,3,3,3,3)
-#define BITCOS_TQ2_SPREAD_HI _mm256_setr_epi8(4,4,4,4,4,4,4,4, 5,5,5,5,5,5,5,5, 6,6,6,6,6,6,6,6, 7,7,7,7,7,7,7,7)
-
-
-// The TQ2_0 codes of 32 weights: vp, vn the broadcast presence and deposited
-// sign words, spread one of the two spread patterns.
-BITCOS_INLINE __m256i bitcos_tq2_codes(__m256i vp, __m256i vn, __m256i spread) {
-    const __m256i lane_bit = _mm256_set1_epi64x(0x8040201008040201);
-    const __m256i ones8    = _mm256_set1_epi8(1);
-    const __m256i p = _mm256_min_epu8(_mm256_and_si256(_mm256_shuffle_epi8(vp, spread), lane_bit), ones8);
-    const __m256i n = _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(vn, spread), lane_bit), lane_bit);
-    return _mm256_andnot_si256(n, _mm256_add_epi8(p, ones8));
-}
-
 // 64 weights: 16-bit pair sums of c*q added to acc.
 BITCOS_INLINE __m256i bitcos_tq2_word64(__m256i acc, const uint8_t * bm, const int8_t * q, const uint8_t * signs, uint64_t * pos, uint64_t three) {
-    const uint64_t m   = bitcos_load_u64(bm);
-    const uint64_t neg = bitcos_pdep_next_neg(signs, pos, m, three);
-
-    const __m256i vp = _mm256_castpd_si256(_mm256_broadcast_sd((const double *) bm)); // vbroadcastsd ymm, m64
-    const __m256i vn = _mm256_set1_epi64x((long long) neg);
-
-    const __m256i c0 = bitcos_tq2_codes(vp, vn, BITCOS_TQ2_SPREAD_LO);
-    const __m256i c1 = bitcos_tq2_codes(vp, vn, BITCOS_TQ2_SPREAD_HI);
+    __m256i c0, c1;
+    bitcos_tq2_codes64(bm, signs, pos, three, &c0, &c1);
     const __m256i s0 = _mm256_maddubs_epi16(c0, _mm256_loadu_si256((const __m256i *) q));
     const __m256i s1 = _mm256_maddubs_epi16(c1, _mm256_loadu_si256((const __m256i *) (q + 32)));
     return _mm256_add_epi16(acc, _mm256_add_epi16(s0, s1));

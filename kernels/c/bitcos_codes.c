@@ -24,28 +24,15 @@
 
 int bitcos_have_codes_avx2(void) { return 1; }
 
-// 32 codes from the broadcast presence (vp) and negative (vn) words.
-BITCOS_INLINE __m256i bitcos_codes32(__m256i vp, __m256i vn, __m256i spread) {
-    const __m256i lane_bit = _mm256_set1_epi64x(0x8040201008040201);
-    const __m256i ones8    = _mm256_set1_epi8(1);
-    const __m256i p = _mm256_min_epu8(_mm256_and_si256(_mm256_shuffle_epi8(vp, spread), lane_bit), ones8);
-    const __m256i n = _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(vn, spread), lane_bit), lane_bit);
-    return _mm256_andnot_si256(n, _mm256_add_epi8(p, ones8));
-}
-
 void bitcos_row_codes(int n, uint8_t * c, const uint8_t * bitmap, const uint8_t * signs) {
-    const __m256i spread_lo = _mm256_setr_epi8(0,0,0,0,0,0,0,0, 1,1,1,1,1,1,1,1, 2,2,2,2,2,2,2,2, 3,3,3,3,3,3,3,3);
-    const __m256i spread_hi = _mm256_setr_epi8(4,4,4,4,4,4,4,4, 5,5,5,5,5,5,5,5, 6,6,6,6,6,6,6,6, 7,7,7,7,7,7,7,7);
     uint64_t pos = 0;
     uint64_t three = 3;
     BITCOS_OPAQUE_U64(three);
     for (int w = 0; w < n / 64; ++w) {
-        const uint64_t m   = bitcos_load_u64(bitmap + 8*w);
-        const uint64_t neg = bitcos_pdep_next_neg(signs, &pos, m, three);
-        const __m256i vp = _mm256_set1_epi64x((long long) m);
-        const __m256i vn = _mm256_set1_epi64x((long long) neg);
-        _mm256_storeu_si256((__m256i *) (c + 64*w),      bitcos_codes32(vp, vn, spread_lo));
-        _mm256_storeu_si256((__m256i *) (c + 64*w + 32), bitcos_codes32(vp, vn, spread_hi));
+        __m256i c0, c1;
+        bitcos_tq2_codes64(bitmap + 8*w, signs, &pos, three, &c0, &c1);
+        _mm256_storeu_si256((__m256i *) (c + 64*w),      c0);
+        _mm256_storeu_si256((__m256i *) (c + 64*w + 32), c1);
     }
 }
 

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 3811aea4d5699c4739ccd03f2ee9bc17237e9656e477240bc7a94809775c9d8a
+// kernels/c sha256: 7886eaca4bcbb87525a04972d76bd97ab47f6d33777f4837abb45e99a20270b3
 // One translation unit per kernel file (see ckern.go for why the ISA and the
 // no-FMA rule are pragmas here rather than cgo flags). The kernel's FMA is
 // explicit (_mm256_fmadd_ps); fp-contract=off keeps everything else apart.

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 3811aea4d5699c4739ccd03f2ee9bc17237e9656e477240bc7a94809775c9d8a
+// kernels/c sha256: 7886eaca4bcbb87525a04972d76bd97ab47f6d33777f4837abb45e99a20270b3
 // The AVX2 + BMI2 + FMA build of bitcos_codes.c (target pragma; GCC only).
 #pragma GCC optimize("fp-contract=off")
 #pragma GCC target("avx2,bmi2,f16c,popcnt,fma")

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 3811aea4d5699c4739ccd03f2ee9bc17237e9656e477240bc7a94809775c9d8a
+// kernels/c sha256: 7886eaca4bcbb87525a04972d76bd97ab47f6d33777f4837abb45e99a20270b3
 // Its own translation unit, compiled with -mavx512f -mavx512bw (ckern512.go);
 // BMI2, FMA, F16C and the no-FMA-contraction rule are pragmas (cgo rejects
 // those flags). The kernel's FMA is explicit (_mm256_fmadd_ps).
