@@ -59,6 +59,35 @@ func tq2Variants() []cVariant {
 	} else if !ckern512.UsableTQ2VNNI() {
 		vs[3].why = "compiled only: CPU lacks AVX-512 F/BW/VL/VNNI, BMI2 or FMA"
 	}
+	return append(vs, clmulVariants()...)
+}
+
+// clmulVariants: the three builds of c/bitcos_avx2_clmul.c, each permuting
+// the column itself.
+func clmulVariants() []cVariant {
+	var vs []cVariant
+	for _, b := range []struct {
+		name  string
+		build ckern.ClmulBuild
+		needs []cpuid.FeatureID
+	}{
+		{"avx2_clmul", ckern.ClmulYMM, []cpuid.FeatureID{cpuid.VPCLMULQDQ}},
+		{"avx2_clmul_xmm", ckern.ClmulXMM, nil},
+		{"clmul_generic", ckern.ClmulGeneric, nil},
+	} {
+		v := cVariant{name: b.name, run: func(m *testRows, y []BlockQ8K, out []float32) {
+			ckern.ClmulGEMV(b.build, m.k, m.rows, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
+		}}
+		if b.build != ckern.ClmulGeneric {
+			needs := append([]cpuid.FeatureID{cpuid.AVX2, cpuid.BMI2, cpuid.F16C, cpuid.POPCNT, cpuid.FMA3, cpuid.CLMUL}, b.needs...)
+			if !ckern.ClmulCompiled(b.build) {
+				v.why = "compiled as the scalar fallback (no GCC target pragma support?)"
+			} else if !cpuid.CPU.Supports(needs...) {
+				v.why = "CPU lacks one of AVX2/BMI2/F16C/POPCNT/FMA/PCLMULQDQ(/VPCLMULQDQ)"
+			}
+		}
+		vs = append(vs, v)
+	}
 	return vs
 }
 

@@ -135,3 +135,36 @@ func CodesGEMV4(avx2 bool, k, rows int, bitmap, signs []byte, off []uint32, d16 
 	C.ckern_codes_gemv4(cbool(avx2), C.int(k), C.int(rows), u8(bitmap), u8(signs), (*C.uint32_t)(unsafe.Pointer(&off[0])),
 		u16(d16), C.float(d32), y[0], y[1], y[2], y[3], (*C.float)(unsafe.Pointer(&out[0])))
 }
+
+// ClmulBuild selects a build of c/bitcos_avx2_clmul.c.
+type ClmulBuild int
+
+// The builds: with VPCLMULQDQ (ymm squaring), with PCLMULQDQ only (xmm), and
+// for the baseline ISA (its scalar permutation; the kernel falls back to
+// tq2order).
+const (
+	ClmulYMM ClmulBuild = iota
+	ClmulXMM
+	ClmulGeneric
+)
+
+// ClmulQPBlock is the size of the permuted activation copy per 256 weights.
+const ClmulQPBlock = C.BITCOS_CLMUL_QP_BLOCK
+
+// ClmulCompiled reports whether build b was compiled with its SIMD path.
+func ClmulCompiled(b ClmulBuild) bool { return C.ckern_clmul_compiled(C.int(b)) != 0 }
+
+// ClmulPerm returns the permuted copy of the activation column y (k weights)
+// that build b makes (bitcos_q8_K_perm_clmul).
+func ClmulPerm(b ClmulBuild, k int, y unsafe.Pointer) []byte {
+	qp := make([]byte, k/256*ClmulQPBlock)
+	C.ckern_clmul_perm(C.int(b), C.int(k), (*C.int8_t)(unsafe.Pointer(&qp[0])), y)
+	return qp
+}
+
+// ClmulGEMV runs build b of the clmul kernel on every row (the column
+// permuted once).
+func ClmulGEMV(b ClmulBuild, k, rows int, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, y unsafe.Pointer, out []float32) {
+	C.ckern_clmul_gemv(C.int(b), C.int(k), C.int(rows), u8(bitmap), u8(signs), (*C.uint32_t)(unsafe.Pointer(&off[0])),
+		u16(d16), C.float(d32), y, (*C.float)(unsafe.Pointer(&out[0])))
+}

@@ -58,3 +58,27 @@ func CodesGEMV(bool, int, int, []byte, []byte, []uint32, []uint16, float32, unsa
 func CodesGEMV4(bool, int, int, []byte, []byte, []uint32, []uint16, float32, [4]unsafe.Pointer, []float32) {
 	panic("ckern: built without cgo")
 }
+
+// ClmulBuild selects a build of c/bitcos_avx2_clmul.c.
+type ClmulBuild int
+
+// The builds of c/bitcos_avx2_clmul.c.
+const (
+	ClmulYMM ClmulBuild = iota
+	ClmulXMM
+	ClmulGeneric
+)
+
+// ClmulQPBlock is the size of the permuted activation copy per 256 weights.
+const ClmulQPBlock = 288
+
+// ClmulCompiled is false without cgo.
+func ClmulCompiled(ClmulBuild) bool { return false }
+
+// ClmulPerm panics without cgo.
+func ClmulPerm(ClmulBuild, int, unsafe.Pointer) []byte { panic("ckern: built without cgo") }
+
+// ClmulGEMV panics without cgo.
+func ClmulGEMV(ClmulBuild, int, int, []byte, []byte, []uint32, []uint16, float32, unsafe.Pointer, []float32) {
+	panic("ckern: built without cgo")
+}

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 7886eaca4bcbb87525a04972d76bd97ab47f6d33777f4837abb45e99a20270b3
+// kernels/c sha256: ce71bb7e090f11eb232d1bd580c9d25d4d25ba1bfff755ff101f61efa0f3bb6d
 // Test and benchmark helpers: whole GEMVs in C, so that a Go benchmark does
 // not pay one cgo call per row.
 #include "gemv.h"
@@ -96,4 +96,47 @@ void ckern_codes_gemv4(int avx2, int k, int rows, const uint8_t * bitmap, const 
         }
     }
     free(c);
+}
+
+void bitcos_q8_K_perm_clmul_xmm(int n, int8_t * qp, const void * y);
+void bitcos_q8_K_perm_clmul_generic(int n, int8_t * qp, const void * y);
+void bitcos_vec_dot_q8_K_avx2_clmul_xmm(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
+                                        const uint16_t * d16, float d32, const void * y, const int8_t * qp);
+void bitcos_vec_dot_q8_K_avx2_clmul_generic(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
+                                            const uint16_t * d16, float d32, const void * y, const int8_t * qp);
+int bitcos_have_avx2_clmul_xmm(void);
+
+int ckern_clmul_compiled(int build) {
+    switch (build) {
+        case CKERN_CLMUL_YMM: return bitcos_have_avx2_clmul();
+        case CKERN_CLMUL_XMM: return bitcos_have_avx2_clmul_xmm();
+    }
+    return 1;
+}
+
+// The permuted activation copy of the clmul kernel, by one of its builds
+// (qp: k / 256 * BITCOS_CLMUL_QP_BLOCK bytes).
+void ckern_clmul_perm(int build, int k, int8_t * qp, const void * y) {
+    switch (build) {
+        case CKERN_CLMUL_YMM: bitcos_q8_K_perm_clmul(k, qp, y); break;
+        case CKERN_CLMUL_XMM: bitcos_q8_K_perm_clmul_xmm(k, qp, y); break;
+        default:              bitcos_q8_K_perm_clmul_generic(k, qp, y); break;
+    }
+}
+
+// A GEMV with the clmul kernel: the column permuted once, then every row.
+void ckern_clmul_gemv(int build, int k, int rows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
+                      const uint16_t * d16, float d32, const void * y, float * out) {
+    int8_t * qp = malloc((size_t) (k / 256) * BITCOS_CLMUL_QP_BLOCK);
+    ckern_clmul_perm(build, k, qp, y);
+    for (int r = 0; r < rows; ++r) {
+        const uint8_t * bm = bitmap + (size_t) r * (k / 8);
+        const uint16_t * d = d16 ? d16 + (size_t) r * (k / 256) : NULL;
+        switch (build) {
+            case CKERN_CLMUL_YMM: bitcos_vec_dot_q8_K_avx2_clmul(k, out + r, bm, signs + off[r], d, d32, y, qp); break;
+            case CKERN_CLMUL_XMM: bitcos_vec_dot_q8_K_avx2_clmul_xmm(k, out + r, bm, signs + off[r], d, d32, y, qp); break;
+            default:              bitcos_vec_dot_q8_K_avx2_clmul_generic(k, out + r, bm, signs + off[r], d, d32, y, qp); break;
+        }
+    }
+    free(qp);
 }

@@ -1,0 +1,10 @@
+//go:build cgo
+
+// kernels/c sha256: ce71bb7e090f11eb232d1bd580c9d25d4d25ba1bfff755ff101f61efa0f3bb6d
+// bitcos_avx2_clmul.c for the baseline ISA, under other names: its portable
+// fallback (the scalar permutation, and the kernel as a call to tq2order).
+#pragma GCC optimize("fp-contract=off")
+#define bitcos_vec_dot_q8_K_avx2_clmul bitcos_vec_dot_q8_K_avx2_clmul_generic
+#define bitcos_q8_K_perm_clmul bitcos_q8_K_perm_clmul_generic
+#define bitcos_have_avx2_clmul bitcos_have_avx2_clmul_generic
+#include "../../c/bitcos_avx2_clmul.c"
