@@ -110,6 +110,15 @@ func BenchmarkKernels(b *testing.B) {
 			ckern512.GEMV(benchK, rows, repeat, s.bitmap, s.signs, s.off, s.d16, 0, yPtr(s.y), out)
 		}, false, ckern512.Usable()},
 		{"bitcos_generic", bc(ckern.Generic), false, true},
+		// the TQ2_0-order kernels (the defaults in llama.cpp)
+		{"bitcos_avx2_tq2", bc(ckern.AVX2TQ2), true, avx2 && cpuid.CPU.Supports(cpuid.FMA3) && ckern.Compiled(ckern.AVX2TQ2)},
+		{"bitcos_avx2_nopdep_tq2", bc(ckern.AVX2NoPdepTQ2), true, avx2 && cpuid.CPU.Supports(cpuid.FMA3) && ckern.Compiled(ckern.AVX2NoPdepTQ2)},
+		{"bitcos_avx2_clmul", func(s *benchSet, rows int, repeat bool, out []float32) {
+			ckern.ClmulGEMV(ckern.ClmulYMM, benchK, rows, repeat, s.bitmap, s.signs, s.off, s.d16, 0, yPtr(s.y), out)
+		}, true, avx2 && cpuid.CPU.Supports(cpuid.FMA3, cpuid.CLMUL, cpuid.VPCLMULQDQ) && ckern.ClmulCompiled(ckern.ClmulYMM)},
+		{"bitcos_avx512_tq2", func(s *benchSet, rows int, repeat bool, out []float32) {
+			ckern512.GEMVTQ2(benchK, rows, repeat, s.bitmap, s.signs, s.off, s.d16, 0, yPtr(s.y), out)
+		}, true, ckern512.UsableTQ2()},
 		{"tq2_0_avx2", tq(ckern.TQ2AVX2), true, avx2 && ckern.Compiled(ckern.AVX2)},
 		{"tq2_0_avx2_exact", tq(ckern.TQ2AVX2Exact), true, avx2 && ckern.Compiled(ckern.AVX2)},
 	}

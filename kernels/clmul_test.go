@@ -3,6 +3,7 @@ package kernels
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -13,9 +14,10 @@ import (
 // from its definition (c/bitcos_avx2_clmul.c): per 256-block, output byte
 // 128G + 32s + 16h + 4k + r is element 32c + 4(2k + r/2) + s of chunk
 // c = 2(G + 2h) + r%2; then 8 little-endian int32, lane m the sum of the
-// elements e with e%32 in [4m, 4m+4) plus bsums[2m] + bsums[2m+1].
+// elements e with e%32 in [4m, 4m+4) plus bsums[2m] + bsums[2m+1]; after
+// the last block, every block's D as a little-endian float32.
 func clmulPermRef(y []BlockQ8K) []byte {
-	out := make([]byte, 0, len(y)*ckern.ClmulQPBlock)
+	out := make([]byte, 0, len(y)*(ckern.ClmulQPBlock+4))
 	for _, b := range y {
 		for G := range 2 {
 			for s := range 4 {
@@ -38,6 +40,9 @@ func clmulPermRef(y []BlockQ8K) []byte {
 			}
 			out = binary.LittleEndian.AppendUint32(out, uint32(corr))
 		}
+	}
+	for _, b := range y {
+		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(b.D))
 	}
 	return out
 }

@@ -59,6 +59,13 @@ func tq2Variants() []cVariant {
 	} else if !ckern512.UsableTQ2VNNI() {
 		vs[3].why = "compiled only: CPU lacks AVX-512 F/BW/VL/VNNI, BMI2 or FMA"
 	}
+	np := cVariant{name: "avx2_nopdep_tq2", run: gemv(ckern.AVX2NoPdepTQ2)}
+	if !ckern.Compiled(ckern.AVX2NoPdepTQ2) {
+		np.why = "compiled as the scalar tq2order fallback (no GCC target pragma support?)"
+	} else if !cpuid.CPU.Supports(cpuid.AVX2, cpuid.F16C, cpuid.POPCNT, cpuid.FMA3, cpuid.BMI2) {
+		np.why = "CPU lacks AVX2/F16C/POPCNT/FMA/BMI2"
+	}
+	vs = append(vs, np)
 	return append(vs, clmulVariants()...)
 }
 
@@ -76,7 +83,7 @@ func clmulVariants() []cVariant {
 		{"clmul_generic", ckern.ClmulGeneric, nil},
 	} {
 		v := cVariant{name: b.name, run: func(m *testRows, y []BlockQ8K, out []float32) {
-			ckern.ClmulGEMV(b.build, m.k, m.rows, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
+			ckern.ClmulGEMV(b.build, m.k, m.rows, false, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
 		}}
 		if b.build != ckern.ClmulGeneric {
 			needs := append([]cpuid.FeatureID{cpuid.AVX2, cpuid.BMI2, cpuid.F16C, cpuid.POPCNT, cpuid.FMA3, cpuid.CLMUL}, b.needs...)

@@ -45,9 +45,12 @@
 
 #include <string.h>
 
-// The permuted copy, BITCOS_CLMUL_QP_BLOCK bytes per 256-block: the 256
-// activations permuted, then 8 int32 (little-endian) corrections, lane m
-// the sum over E_m of q plus bsums[2m] + bsums[2m+1].
+// The column copy (BITCOS_CLMUL_QP_SIZE(n) bytes): per 256-block
+// BITCOS_CLMUL_QP_BLOCK bytes, the 256 activations permuted, then 8 int32
+// (little-endian) corrections, lane m the sum over E_m of q plus bsums[2m] +
+// bsums[2m+1]; after the last block the n/256 block scales y[b].d as floats,
+// so that a row's kernel multiplies 8 of them by its 8 fp16 scales at once
+// (the same float products as one at a time).
 // The permutation: output byte
 //     128 G + 32 s + 16 h + 4 k + r        (G, h in 0..1, s, k, r in 0..3)
 // is activation 32 c + 4 (2k + r/2) + s of chunk c = 2 (G + 2h) + r%2.
@@ -100,6 +103,7 @@ void bitcos_q8_K_perm_clmul(int n, int8_t * qp, const void * vy) {
         }
         const __m256i bs = _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *) y[b].bsums), ones16);
         _mm256_storeu_si256((__m256i *) (o + BITCOS_QK_K), _mm256_add_epi32(_mm256_madd_epi16(e, ones16), bs));
+        memcpy(qp + (size_t) (n / BITCOS_QK_K) * BITCOS_CLMUL_QP_BLOCK + 4*b, &y[b].d, sizeof(float));
     }
 }
 
@@ -147,8 +151,7 @@ BITCOS_INLINE void bitcos_clmul_codes(const uint8_t * bm, const uint8_t * signs,
 }
 
 // One block's codes dotted with its permuted activations, into acc.
-BITCOS_INLINE __m256 bitcos_clmul_block(__m256 acc, __m256i d0, __m256i d1, const int8_t * qp,
-                                        const bitcos_block_q8_K * yb, const uint16_t * d16, float d32, int b) {
+BITCOS_INLINE __m256 bitcos_clmul_block(__m256 acc, __m256i d0, __m256i d1, const int8_t * qp, const float * d) {
     __m256i a = _mm256_setzero_si256();
     a = bitcos_clmul_dot128(a, d0, qp);
     a = bitcos_clmul_dot128(a, d1, qp + 128);
@@ -157,13 +160,24 @@ BITCOS_INLINE __m256 bitcos_clmul_block(__m256 acc, __m256i d0, __m256i d1, cons
     const __m256i L = _mm256_sub_epi32(_mm256_add_epi32(_mm256_cvtepi16_epi32(_mm256_castsi256_si128(a)),
                                                         _mm256_cvtepi16_epi32(_mm256_extracti128_si256(a, 1))),
                                        _mm256_loadu_si256((const __m256i *) (qp + BITCOS_QK_K)));
-    const float d = yb->d * (d16 ? bitcos_fp16_to_fp32(d16[b]) : d32);
-    return _mm256_fmadd_ps(_mm256_cvtepi32_ps(L), _mm256_set1_ps(d), acc);
+    return _mm256_fmadd_ps(_mm256_cvtepi32_ps(L), _mm256_broadcast_ss(d), acc);
+}
+
+// d[i] = y[b0+i].d * scale of block b0+i for i < cnt (8 at a time when it can).
+BITCOS_INLINE void bitcos_clmul_scales(float * d, const float * yd, const uint16_t * d16, float d32, int b0, int cnt) {
+    if (cnt == 8) {
+        const __m256 s = d16 ? _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) (d16 + b0))) : _mm256_set1_ps(d32);
+        _mm256_storeu_ps(d, _mm256_mul_ps(_mm256_loadu_ps(yd + b0), s));
+        return;
+    }
+    for (int i = 0; i < cnt; ++i) {
+        d[i] = yd[b0 + i] * (d16 ? bitcos_fp16_to_fp32(d16[b0 + i]) : d32);
+    }
 }
 
 void bitcos_vec_dot_q8_K_avx2_clmul(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
                                     const uint16_t * d16, float d32, const void * vy, const int8_t * qp) {
-    const bitcos_block_q8_K * y = (const bitcos_block_q8_K *) vy;
+    (void) vy; // everything the kernel needs of the column is in qp
     const int nb = n / BITCOS_QK_K;
 
     uint64_t pos = 0; // bit position of the next sign
@@ -174,18 +188,28 @@ void bitcos_vec_dot_q8_K_avx2_clmul(int n, float * s, const uint8_t * bitmap, co
     // Software-pipelined: the codes of block b+1 (the scalar sign deposit,
     // the move to vector registers and the squaring, a long dependency
     // chain) are made while block b is dotted.
+    // the block scales y[b].d * d_b, 8 blocks at a time
+    const float * yd = (const float *) (qp + (size_t) nb * BITCOS_CLMUL_QP_BLOCK);
+    float d[8];
+
     __m256i d0, d1;
     bitcos_clmul_codes(bitmap, signs, &pos, three, &d0, &d1);
     for (int b = 0; b + 1 < nb; ++b) {
         BITCOS_PREFETCH(bitmap + b*32);
         BITCOS_PREFETCH(signs + (pos >> 3));
+        if ((b & 7) == 0) {
+            bitcos_clmul_scales(d, yd, d16, d32, b, nb - b < 8 ? nb - b : 8);
+        }
         __m256i n0, n1;
         bitcos_clmul_codes(bitmap + (b + 1)*32, signs, &pos, three, &n0, &n1);
-        acc = bitcos_clmul_block(acc, d0, d1, qp + b*BITCOS_CLMUL_QP_BLOCK, &y[b], d16, d32, b);
+        acc = bitcos_clmul_block(acc, d0, d1, qp + b*BITCOS_CLMUL_QP_BLOCK, &d[b & 7]);
         d0 = n0;
         d1 = n1;
     }
-    acc = bitcos_clmul_block(acc, d0, d1, qp + (nb - 1)*BITCOS_CLMUL_QP_BLOCK, &y[nb - 1], d16, d32, nb - 1);
+    if (((nb - 1) & 7) == 0) {
+        bitcos_clmul_scales(d, yd, d16, d32, nb - 1, 1);
+    }
+    acc = bitcos_clmul_block(acc, d0, d1, qp + (nb - 1)*BITCOS_CLMUL_QP_BLOCK, &d[(nb - 1) & 7]);
 
     *s = bitcos_tq2_hsum(acc);
 }
@@ -208,6 +232,7 @@ void bitcos_q8_K_perm_clmul(int n, int8_t * qp, const void * vy) {
             }
             memcpy(o + BITCOS_QK_K + 4*m, &corr, sizeof(corr));
         }
+        memcpy(qp + (size_t) (n / BITCOS_QK_K) * BITCOS_CLMUL_QP_BLOCK + 4*b, &y[b].d, sizeof(float));
     }
 }
 

@@ -18,8 +18,11 @@
 //           (the min turns a_P = 0x80 of bit 7 into a positive 0x7f),
 //           vpsignb(q, X), vpmaddubsw(1, .).
 // Per 4 blocks the 16-bit sums are reduced to 4 exact int32 sums at once.
+// bitcos_vec_dot_q8_K_avx2_nopdep_tq2 (also here) is the same deposit in
+// TQ2_0's float order (with FMA), the parity kernel where pdep is slow.
 
 #include "bitcos_impl.h"
+#include "bitcos_tq2fast.h"
 
 #if defined(__AVX2__) && defined(__F16C__)
 
@@ -115,9 +118,65 @@ void bitcos_vec_dot_q8_K_avx2_nopdep(int n, float * s, const uint8_t * bitmap, c
     *s = sumf;
 }
 
+// The same deposit in the float order of ggml's x86 TQ2_0 kernel (parity
+// with TQ2_0 files where pdep is slow). bitcos_np_block256's 16-bit lane i
+// sums t*q over the elements e%32 in {2i, 2i+1} of the 8 chunks, so vpmaddwd
+// with ones gives sum over E_m of t*q in lane m; the TQ2_0 lane is
+// sum over E_m of (t+1)*q minus the bsums pair: the chunks' q pair sums
+// (vpmaddubsw with ones, at most 8*254 per lane, the total at most 4064) are
+// added before the widening, then bitcos_tq2_block_acc subtracts the bsums
+// and fuses the lanes into the float accumulator.
+#if defined(__FMA__)
+
+#include "bitcos_tq2_step.h"
+
+int bitcos_have_avx2_nopdep_tq2(void) { return 1; }
+
+void bitcos_vec_dot_q8_K_avx2_nopdep_tq2(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
+                                         const uint16_t * d16, float d32, const void * vy) {
+    const bitcos_block_q8_K * y = (const bitcos_block_q8_K *) vy;
+    const int nb = n / BITCOS_QK_K;
+    const __m256i ones8 = _mm256_set1_epi8(1);
+
+    uint64_t pos = 0; // bit position of the next sign
+    __m256 acc = _mm256_setzero_ps();
+
+    for (int b = 0; b < nb; ++b) {
+        const uint8_t * bm = bitmap + b*32;
+        const int8_t  * q  = y[b].qs;
+        __m256i a = _mm256_setzero_si256();
+        __m256i e = _mm256_setzero_si256();
+        for (int i = 0; i < 8; ++i) {
+            a = bitcos_np_word32(a, bm + 4*i, q + 32*i, signs, &pos);
+            e = _mm256_add_epi16(e, _mm256_maddubs_epi16(ones8, _mm256_loadu_si256((const __m256i *) (q + 32*i))));
+        }
+        const __m256i cq = _mm256_madd_epi16(_mm256_add_epi16(a, e), _mm256_set1_epi16(1)); // lane m: sum over E_m of (t+1)*q
+        acc = bitcos_tq2_block_acc(acc, cq, &y[b], d16, d32, b);
+    }
+
+    *s = bitcos_tq2_hsum(acc);
+}
+
+#else
+
+int bitcos_have_avx2_nopdep_tq2(void) { return 0; }
+
+void bitcos_vec_dot_q8_K_avx2_nopdep_tq2(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
+                                         const uint16_t * d16, float d32, const void * vy) {
+    bitcos_vec_dot_q8_K_tq2order(n, s, bitmap, signs, d16, d32, vy);
+}
+
+#endif
+
 #else
 
 int bitcos_have_avx2_nopdep(void) { return 0; }
+int bitcos_have_avx2_nopdep_tq2(void) { return 0; }
+
+void bitcos_vec_dot_q8_K_avx2_nopdep_tq2(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
+                                         const uint16_t * d16, float d32, const void * vy) {
+    bitcos_vec_dot_q8_K_tq2order(n, s, bitmap, signs, d16, d32, vy);
+}
 
 void bitcos_vec_dot_q8_K_avx2_nopdep(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
                                      const uint16_t * d16, float d32, const void * vy) {

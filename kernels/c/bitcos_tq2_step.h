@@ -7,8 +7,8 @@
 // subtracted, and acc = fma((float) L, y.d * d, acc) lane by lane. At the
 // end, ggml's hsum_float_8. It also holds the one copy of the TQ2_0 code
 // construction from bitmap and sign words (bitcos_tq2_codes64) that the
-// one-column AVX2 kernel and the batch path share. Include only under
-// AVX2 + BMI2 + FMA.
+// one-column AVX2 kernel and the batch path share (with BMI2). Include only
+// under AVX2 + FMA.
 
 #pragma once
 
@@ -31,6 +31,7 @@ BITCOS_INLINE float bitcos_tq2_hsum(__m256 acc) {
     return _mm_cvtss_f32(r);
 }
 
+#if defined(__BMI2__)
 // TQ2_0 codes from bits, shared by bitcos_avx2_tq2.c (one column) and
 // bitcos_codes.c (batches). Vector byte i of a 32-code chunk is element
 // e % 32 = i of the word's half.
@@ -61,3 +62,4 @@ BITCOS_INLINE void bitcos_tq2_codes64(const uint8_t * bm, const uint8_t * signs,
     *c0 = bitcos_tq2_codes(vp, vn, BITCOS_TQ2_SPREAD_LO);
     *c1 = bitcos_tq2_codes(vp, vn, BITCOS_TQ2_SPREAD_HI);
 }
+#endif // __BMI2__

@@ -13,10 +13,13 @@
 //   bitcos_avx2_tq2.c    AVX2 + BMI2 + FMA (+F16C); -mavx2 -mbmi2 -mfma -mf16c
 //   bitcos_avx512_tq2.c  AVX-512 F+BW (+BMI2, FMA, F16C); its own translation
 //                        unit, -mavx512f -mavx512bw -mbmi2 -mfma -mf16c
+//   bitcos_nopdep.c      bitcos_vec_dot_q8_K_avx2_nopdep_tq2: AVX2 + FMA
+//                        (+F16C) without pdep (AMD family 0x17), the rank-table
+//                        deposit of bitcos_vec_dot_q8_K_avx2_nopdep
 //   bitcos_avx2_clmul.c  AVX2 + BMI2 + PCLMULQDQ + FMA (+F16C; VPCLMULQDQ when
 //                        the build has it); -mavx2 -mbmi2 -mfma -mf16c -mpclmul.
 //                        It reads the activations in a permuted copy qp
-//                        (n / 256 * BITCOS_CLMUL_QP_BLOCK bytes), made once per column by bitcos_q8_K_perm_clmul
+//                        (BITCOS_CLMUL_QP_SIZE(n) bytes), made once per column by bitcos_q8_K_perm_clmul
 //                        and shared by every row (the scalar fallback ignores
 //                        qp).
 //
@@ -35,13 +38,18 @@ extern "C" {
 void bitcos_vec_dot_q8_K_avx2_tq2  (int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
 void bitcos_vec_dot_q8_K_avx512_tq2(int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
 
-// bitcos_avx2_clmul.c's copy of an activation column: 288 bytes per 256-block.
+// bitcos_avx2_clmul.c's copy of an activation column of n weights:
+// BITCOS_CLMUL_QP_SIZE(n) bytes, BITCOS_CLMUL_QP_BLOCK per 256-block and 4.
 #define BITCOS_CLMUL_QP_BLOCK (BITCOS_QK_K + 32)
+#define BITCOS_CLMUL_QP_SIZE(n) ((size_t) (n) / BITCOS_QK_K * (BITCOS_CLMUL_QP_BLOCK + 4))
 void bitcos_q8_K_perm_clmul(int n, int8_t * qp, const void * y);
 void bitcos_vec_dot_q8_K_avx2_clmul(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
                                     const uint16_t * d16, float d32, const void * y, const int8_t * qp);
 
+void bitcos_vec_dot_q8_K_avx2_nopdep_tq2(int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
+
 int bitcos_have_avx2_tq2(void);
+int bitcos_have_avx2_nopdep_tq2(void);
 int bitcos_have_avx512_tq2(void);
 int bitcos_have_avx2_clmul(void);
 

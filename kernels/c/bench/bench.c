@@ -201,6 +201,7 @@ int main(int argc, char ** argv) {
         { "bitcos avx512_twin", bitcos_vec_dot_q8_K_avx512_twin, 1, 0 },
         { "bitcos tq2order",    bitcos_vec_dot_q8_K_tq2order,    1, 1 },
         { "bitcos avx2_tq2",    bitcos_vec_dot_q8_K_avx2_tq2,    bitcos_have_avx2_tq2() && __builtin_cpu_supports("fma"), 1 },
+        { "bitcos nopdep_tq2",  bitcos_vec_dot_q8_K_avx2_nopdep_tq2, bitcos_have_avx2_nopdep_tq2() && __builtin_cpu_supports("fma"), 1 },
         { "bitcos avx2_clmul",  clmul_dot,                       bitcos_have_avx2_clmul() && __builtin_cpu_supports("fma") && __builtin_cpu_supports("pclmul"), 1 },
         { "bitcos avx512_tq2",  bitcos_vec_dot_q8_K_avx512_tq2,  bitcos_have_avx512_tq2() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("fma"), 1 },
     };
@@ -219,7 +220,7 @@ int main(int argc, char ** argv) {
     make_matrix(&one, K, 1, z);
     bitcos_block_q8_K * y = aligned_alloc(64, (K / 256 * sizeof(bitcos_block_q8_K) + 63) / 64 * 64);
     make_q8K(y, K);
-    clmul_qp = aligned_alloc(64, K / 256 * BITCOS_CLMUL_QP_BLOCK);
+    clmul_qp = malloc(BITCOS_CLMUL_QP_SIZE(K));
     bitcos_q8_K_perm_clmul(K, clmul_qp, y);
     float ref, ref_tq2;
     bitcos_vec_dot_q8_K_generic(K, &ref, one.bitmap, one.signs, one.d16, 0.0f, y);

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: ce71bb7e090f11eb232d1bd580c9d25d4d25ba1bfff755ff101f61efa0f3bb6d
+// kernels/c sha256: 546ed34dc6b6e1a8fd47b300bb10661f00e1042eec7118fc8bab531ddafcac75
 // bitcos_avx2_clmul.c with VPCLMULQDQ (the squaring on both 128-bit lanes at
 // once), as llama.cpp builds it with -march=native on Ice Lake or Zen 3.
 #pragma GCC optimize("fp-contract=off")

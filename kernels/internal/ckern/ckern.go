@@ -49,6 +49,9 @@ const (
 	// AVX2TQ2 is the AVX2 kernel in TQ2Order's float order
 	// (c/bitcos_avx2_tq2.c): parity at speed.
 	AVX2TQ2
+	// AVX2NoPdepTQ2 is the no-pdep kernel in TQ2Order's float order
+	// (c/bitcos_nopdep.c): parity where pdep is slow.
+	AVX2NoPdepTQ2
 )
 
 // Compiled reports whether v was compiled with its SIMD path in this build
@@ -61,6 +64,8 @@ func Compiled(v Variant) bool {
 		return C.bitcos_have_avx2_nopdep() != 0
 	case AVX2TQ2:
 		return C.bitcos_have_avx2_tq2() != 0
+	case AVX2NoPdepTQ2:
+		return C.bitcos_have_avx2_nopdep_tq2() != 0
 	}
 	return true
 }
@@ -148,7 +153,8 @@ const (
 	ClmulGeneric
 )
 
-// ClmulQPBlock is the size of the permuted activation copy per 256 weights.
+// ClmulQPBlock is the size of the permuted activation copy per 256 weights,
+// before the block scales (4 bytes per 256 weights) at its end.
 const ClmulQPBlock = C.BITCOS_CLMUL_QP_BLOCK
 
 // ClmulCompiled reports whether build b was compiled with its SIMD path.
@@ -157,14 +163,14 @@ func ClmulCompiled(b ClmulBuild) bool { return C.ckern_clmul_compiled(C.int(b)) 
 // ClmulPerm returns the permuted copy of the activation column y (k weights)
 // that build b makes (bitcos_q8_K_perm_clmul).
 func ClmulPerm(b ClmulBuild, k int, y unsafe.Pointer) []byte {
-	qp := make([]byte, k/256*ClmulQPBlock)
+	qp := make([]byte, k/256*(ClmulQPBlock+4))
 	C.ckern_clmul_perm(C.int(b), C.int(k), (*C.int8_t)(unsafe.Pointer(&qp[0])), y)
 	return qp
 }
 
 // ClmulGEMV runs build b of the clmul kernel on every row (the column
-// permuted once).
-func ClmulGEMV(b ClmulBuild, k, rows int, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, y unsafe.Pointer, out []float32) {
-	C.ckern_clmul_gemv(C.int(b), C.int(k), C.int(rows), u8(bitmap), u8(signs), (*C.uint32_t)(unsafe.Pointer(&off[0])),
+// permuted once; repeat: as in GEMV).
+func ClmulGEMV(b ClmulBuild, k, rows int, repeat bool, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, y unsafe.Pointer, out []float32) {
+	C.ckern_clmul_gemv(C.int(b), C.int(k), C.int(rows), cbool(repeat), u8(bitmap), u8(signs), (*C.uint32_t)(unsafe.Pointer(&off[0])),
 		u16(d16), C.float(d32), y, (*C.float)(unsafe.Pointer(&out[0])))
 }

@@ -21,6 +21,7 @@ const (
 	TQ2AVX2Exact
 	TQ2Order
 	AVX2TQ2
+	AVX2NoPdepTQ2
 )
 
 // Compiled is false without cgo.
@@ -69,7 +70,8 @@ const (
 	ClmulGeneric
 )
 
-// ClmulQPBlock is the size of the permuted activation copy per 256 weights.
+// ClmulQPBlock is the size of the permuted activation copy per 256 weights,
+// before the block scales (4 bytes per 256 weights) at its end.
 const ClmulQPBlock = 288
 
 // ClmulCompiled is false without cgo.
@@ -79,6 +81,6 @@ func ClmulCompiled(ClmulBuild) bool { return false }
 func ClmulPerm(ClmulBuild, int, unsafe.Pointer) []byte { panic("ckern: built without cgo") }
 
 // ClmulGEMV panics without cgo.
-func ClmulGEMV(ClmulBuild, int, int, []byte, []byte, []uint32, []uint16, float32, unsafe.Pointer, []float32) {
+func ClmulGEMV(ClmulBuild, int, int, bool, []byte, []byte, []uint32, []uint16, float32, unsafe.Pointer, []float32) {
 	panic("ckern: built without cgo")
 }

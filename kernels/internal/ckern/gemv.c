@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: ce71bb7e090f11eb232d1bd580c9d25d4d25ba1bfff755ff101f61efa0f3bb6d
+// kernels/c sha256: 546ed34dc6b6e1a8fd47b300bb10661f00e1042eec7118fc8bab531ddafcac75
 // Test and benchmark helpers: whole GEMVs in C, so that a Go benchmark does
 // not pay one cgo call per row.
 #include "gemv.h"
@@ -15,6 +15,7 @@ static bitcos_vec_dot_t ckern_fn(int variant) {
         case CKERN_AVX512_TWIN: return bitcos_vec_dot_q8_K_avx512_twin;
         case CKERN_TQ2ORDER:    return bitcos_vec_dot_q8_K_tq2order;
         case CKERN_AVX2_TQ2:    return bitcos_vec_dot_q8_K_avx2_tq2;
+        case CKERN_AVX2_NOPDEP_TQ2: return bitcos_vec_dot_q8_K_avx2_nopdep_tq2;
     }
     return 0;
 }
@@ -115,7 +116,7 @@ int ckern_clmul_compiled(int build) {
 }
 
 // The permuted activation copy of the clmul kernel, by one of its builds
-// (qp: k / 256 * BITCOS_CLMUL_QP_BLOCK bytes).
+// (qp: BITCOS_CLMUL_QP_SIZE(k) bytes).
 void ckern_clmul_perm(int build, int k, int8_t * qp, const void * y) {
     switch (build) {
         case CKERN_CLMUL_YMM: bitcos_q8_K_perm_clmul(k, qp, y); break;
@@ -124,19 +125,22 @@ void ckern_clmul_perm(int build, int k, int8_t * qp, const void * y) {
     }
 }
 
-// A GEMV with the clmul kernel: the column permuted once, then every row.
-void ckern_clmul_gemv(int build, int k, int rows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
+// A GEMV with the clmul kernel: the column permuted once, then every row
+// (repeat != 0: every output from row 0, as ckern_bitcos_gemv).
+void ckern_clmul_gemv(int build, int k, int rows, int repeat, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
                       const uint16_t * d16, float d32, const void * y, float * out) {
-    int8_t * qp = malloc((size_t) (k / 256) * BITCOS_CLMUL_QP_BLOCK);
+    int8_t * qp = malloc(BITCOS_CLMUL_QP_SIZE(k));
     ckern_clmul_perm(build, k, qp, y);
     for (int r = 0; r < rows; ++r) {
-        const uint8_t * bm = bitmap + (size_t) r * (k / 8);
-        const uint16_t * d = d16 ? d16 + (size_t) r * (k / 256) : NULL;
+        const int i = repeat ? 0 : r;
+        const uint8_t * bm = bitmap + (size_t) i * (k / 8);
+        const uint16_t * d = d16 ? d16 + (size_t) i * (k / 256) : NULL;
         switch (build) {
-            case CKERN_CLMUL_YMM: bitcos_vec_dot_q8_K_avx2_clmul(k, out + r, bm, signs + off[r], d, d32, y, qp); break;
-            case CKERN_CLMUL_XMM: bitcos_vec_dot_q8_K_avx2_clmul_xmm(k, out + r, bm, signs + off[r], d, d32, y, qp); break;
-            default:              bitcos_vec_dot_q8_K_avx2_clmul_generic(k, out + r, bm, signs + off[r], d, d32, y, qp); break;
+            case CKERN_CLMUL_YMM: bitcos_vec_dot_q8_K_avx2_clmul(k, out + r, bm, signs + off[i], d, d32, y, qp); break;
+            case CKERN_CLMUL_XMM: bitcos_vec_dot_q8_K_avx2_clmul_xmm(k, out + r, bm, signs + off[i], d, d32, y, qp); break;
+            default:              bitcos_vec_dot_q8_K_avx2_clmul_generic(k, out + r, bm, signs + off[i], d, d32, y, qp); break;
         }
+        __asm__ volatile("" ::: "memory"); // keep repeated calls
     }
     free(qp);
 }

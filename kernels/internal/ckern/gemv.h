@@ -7,14 +7,14 @@
 enum {
     CKERN_GENERIC, CKERN_AVX2, CKERN_AVX2_NOPDEP, CKERN_AVX512_TWIN,
     CKERN_TQ2_GENERIC, CKERN_TQ2_AVX2, CKERN_TQ2_AVX2_EXACT,
-    CKERN_TQ2ORDER, CKERN_AVX2_TQ2,
+    CKERN_TQ2ORDER, CKERN_AVX2_TQ2, CKERN_AVX2_NOPDEP_TQ2,
 };
 
 // The builds of bitcos_avx2_clmul.c (VPCLMULQDQ, PCLMULQDQ only, portable).
 enum { CKERN_CLMUL_YMM, CKERN_CLMUL_XMM, CKERN_CLMUL_GENERIC };
 int  ckern_clmul_compiled(int build);
 void ckern_clmul_perm(int build, int k, int8_t * qp, const void * y);
-void ckern_clmul_gemv(int build, int k, int rows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
+void ckern_clmul_gemv(int build, int k, int rows, int repeat, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
                       const uint16_t * d16, float d32, const void * y, float * out);
 
 void ckern_bitcos_gemv(int variant, int k, int rows, int repeat, const uint8_t * bitmap, const uint8_t * signs,

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: ce71bb7e090f11eb232d1bd580c9d25d4d25ba1bfff755ff101f61efa0f3bb6d
+// kernels/c sha256: 546ed34dc6b6e1a8fd47b300bb10661f00e1042eec7118fc8bab531ddafcac75
 // Its own translation unit, compiled with -mavx512f -mavx512bw (ckern512.go);
 // BMI2, F16C and the no-FMA rule are pragmas (cgo rejects those flags).
 #pragma GCC optimize("fp-contract=off")

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: ce71bb7e090f11eb232d1bd580c9d25d4d25ba1bfff755ff101f61efa0f3bb6d
+// kernels/c sha256: 546ed34dc6b6e1a8fd47b300bb10661f00e1042eec7118fc8bab531ddafcac75
 // bitcos_avx512_tq2.c once more, with AVX512-VNNI (its vpdpbusd path), as
 // its own translation unit under other names, so that the tests cover both
 // paths of the kernel on a CPU that has VNNI.
