@@ -31,10 +31,17 @@
 // {0, 2} and {1, 3} (one clmul of each 128-bit lane per register), 16-bit
 // lanes accumulate over the block (8 pair sums of at most 2*3*128: no
 // overflow), and at the block's end lanes l and l+8 are widened and added:
-// int32 lane m = sum over E_m of (t+2)*q, exact. From there it is
-// bitcos_avx2_tq2.c: 2 * bsums pairs are subtracted (sum over E_m of t*q,
-// the same integers as TQ2_0), the lanes converted and fused into the float
-// accumulator with vfmadd231ps; at the end ggml's hsum_float_8.
+// int32 lane m = sum over E_m of (t+2)*q, exact. Subtracting the copy's
+// correction for lane m (sum over E_m of q, plus bsums[2m] + bsums[2m+1])
+// leaves sum over E_m of (t+1)*q minus the bsums pair: TQ2_0's lane, the
+// same integer. From there it is bitcos_avx2_tq2.c's float step: the lanes
+// converted and fused into the float accumulator with vfmadd231ps (the block
+// scale y.d * d_b, taken 8 blocks at a time from the copy's y.d and the row's
+// fp16 scales); at the end ggml's hsum_float_8.
+//
+// The codes of block b+1 (sign deposit, move to vector registers, squaring:
+// a long dependency chain) are made while block b is dotted; without that
+// software pipelining the kernel was no faster than avx2_tq2.
 //
 // With VPCLMULQDQ (Ice Lake, Zen 3 and later) the squaring works on both
 // 128-bit lanes at once; with PCLMULQDQ only it takes two xmm clmuls and an

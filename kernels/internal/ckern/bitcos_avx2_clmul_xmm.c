@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 546ed34dc6b6e1a8fd47b300bb10661f00e1042eec7118fc8bab531ddafcac75
+// kernels/c sha256: 54752ff79f7518450ceebe1d9074834f200c00801d61b39aa069f862eed92be9
 // bitcos_avx2_clmul.c once more with PCLMULQDQ only (two xmm clmuls per
 // register), under other names, so that the tests cover both paths.
 #pragma GCC optimize("fp-contract=off")
