@@ -331,6 +331,24 @@ func TestVerifyBitcos(t *testing.T) {
 // FirstDiffOK reports whether a and b differ.
 func FirstDiffOK(a, b *Planes) bool { _, _, d := FirstDiff(a, b); return d }
 
+// randomPresence fills pres with dense, empty and random (about 1/4 set)
+// presence words in random order and returns how many bits are set.
+func randomPresence(rng *rand.Rand, pres []uint64) int {
+	total := 0
+	for i := range pres {
+		switch rng.IntN(4) {
+		case 0:
+			pres[i] = ^uint64(0)
+		case 1:
+			pres[i] = 0
+		default:
+			pres[i] = rng.Uint64() & rng.Uint64()
+		}
+		total += bits.OnesCount64(pres[i])
+	}
+	return total
+}
+
 // TestDepositRowTwins checks the dispatched sign deposit (BMI2 assembly
 // where the CPU has it) against the portable one at every bit offset, with
 // dense, empty and random presence words.
@@ -343,18 +361,7 @@ func TestDepositRowTwins(t *testing.T) {
 	for _, n := range []int{1, 3, 40} {
 		pres := make([]uint64, n)
 		for trial := 0; trial < 20; trial++ {
-			total := 0
-			for i := range pres {
-				switch rng.IntN(4) {
-				case 0:
-					pres[i] = ^uint64(0)
-				case 1:
-					pres[i] = 0
-				default:
-					pres[i] = rng.Uint64() & rng.Uint64()
-				}
-				total += bits.OnesCount64(pres[i])
-			}
+			total := randomPresence(rng, pres)
 			for pos := 0; pos < 8*8; pos++ {
 				if (pos+total+7)/8+8 > len(signs) {
 					break
@@ -379,18 +386,9 @@ func TestPackRowTwins(t *testing.T) {
 	for _, n := range []int{1, 2, 5, 40} {
 		for trial := 0; trial < 200; trial++ {
 			pres, neg := make([]uint64, n), make([]uint64, n)
-			nnz := 0
-			for i := range pres {
-				switch rng.IntN(4) {
-				case 0:
-					pres[i] = ^uint64(0)
-				case 1:
-					pres[i] = 0
-				default:
-					pres[i] = rng.Uint64() & rng.Uint64()
-				}
+			nnz := randomPresence(rng, pres)
+			for i := range neg {
 				neg[i] = rng.Uint64() & pres[i]
-				nnz += bits.OnesCount64(pres[i])
 			}
 			a, b := make([]byte, (nnz+7)/8), make([]byte, (nnz+7)/8)
 			ext := make([]uint64, n)

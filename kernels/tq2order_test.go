@@ -22,50 +22,44 @@ func tq2Variants() []cVariant {
 			ckern.GEMV(v, m.k, m.rows, false, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
 		}
 	}
+	// why an AVX2 build (BMI2, F16C, POPCNT, FMA) does not run here, or ""
+	avx2Why := func(compiled bool, fallback string) string {
+		if !compiled {
+			return "compiled as the " + fallback + " (no GCC target pragma support?)"
+		}
+		if !cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI2, cpuid.F16C, cpuid.POPCNT, cpuid.FMA3) {
+			return "CPU lacks AVX2/BMI2/F16C/POPCNT/FMA"
+		}
+		return ""
+	}
+	avx512Why := func(compiled, usable bool, what, needs string) string {
+		if !compiled {
+			return "not compiled with " + what
+		}
+		if !usable {
+			return "compiled only: CPU lacks " + needs
+		}
+		return ""
+	}
 	vs := []cVariant{
 		{name: "tq2order", run: gemv(ckern.TQ2Order)},
-		{name: "avx2_tq2", run: gemv(ckern.AVX2TQ2)},
+		{name: "avx2_tq2", run: gemv(ckern.AVX2TQ2),
+			why: avx2Why(ckern.Compiled(ckern.AVX2TQ2), "scalar tq2order fallback")},
 		{name: "avx512_tq2", run: func(m *testRows, y []BlockQ8K, out []float32) {
 			ckern512.GEMVTQ2(m.k, m.rows, false, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
-		}},
+		}, why: avx512Why(ckern512.CompiledTQ2(), ckern512.UsableTQ2(), "AVX-512 and FMA", "AVX-512 F/BW, BMI2 or FMA")},
 		{name: "avx512_tq2_vnni", run: func(m *testRows, y []BlockQ8K, out []float32) {
 			ckern512.GEMVTQ2VNNI(m.k, m.rows, false, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
-		}},
-	}
-	if !ckern.Compiled(ckern.AVX2TQ2) {
-		vs[1].why = "compiled as the scalar tq2order fallback (no GCC target pragma support?)"
-	} else if !cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI2, cpuid.F16C, cpuid.POPCNT, cpuid.FMA3) {
-		vs[1].why = "CPU lacks AVX2/BMI2/F16C/POPCNT/FMA"
-	}
-	if !ckern512.CompiledTQ2() {
-		vs[2].why = "not compiled with AVX-512 and FMA"
-	} else if !ckern512.UsableTQ2() {
-		vs[2].why = "compiled only: CPU lacks AVX-512 F/BW, BMI2 or FMA"
-	}
-	vs = append(vs,
-		cVariant{name: "codes_generic", run: func(m *testRows, y []BlockQ8K, out []float32) {
+		}, why: avx512Why(ckern512.CompiledTQ2VNNI(), ckern512.UsableTQ2VNNI(), "AVX-512 VNNI and FMA", "AVX-512 F/BW/VL/VNNI, BMI2 or FMA")},
+		{name: "codes_generic", run: func(m *testRows, y []BlockQ8K, out []float32) {
 			ckern.CodesGEMV(false, m.k, m.rows, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
 		}},
-		cVariant{name: "codes_avx2", run: func(m *testRows, y []BlockQ8K, out []float32) {
+		{name: "codes_avx2", run: func(m *testRows, y []BlockQ8K, out []float32) {
 			ckern.CodesGEMV(true, m.k, m.rows, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
-		}})
-	if !ckern.CodesCompiledAVX2() {
-		vs[5].why = "compiled as the scalar build (no GCC target pragma support?)"
-	} else if !cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI2, cpuid.F16C, cpuid.POPCNT, cpuid.FMA3) {
-		vs[5].why = "CPU lacks AVX2/BMI2/F16C/POPCNT/FMA"
+		}, why: avx2Why(ckern.CodesCompiledAVX2(), "scalar build")},
+		{name: "avx2_nopdep_tq2", run: gemv(ckern.AVX2NoPdepTQ2),
+			why: avx2Why(ckern.Compiled(ckern.AVX2NoPdepTQ2), "scalar tq2order fallback")},
 	}
-	if !ckern512.CompiledTQ2VNNI() {
-		vs[3].why = "not compiled with AVX-512 VNNI and FMA"
-	} else if !ckern512.UsableTQ2VNNI() {
-		vs[3].why = "compiled only: CPU lacks AVX-512 F/BW/VL/VNNI, BMI2 or FMA"
-	}
-	np := cVariant{name: "avx2_nopdep_tq2", run: gemv(ckern.AVX2NoPdepTQ2)}
-	if !ckern.Compiled(ckern.AVX2NoPdepTQ2) {
-		np.why = "compiled as the scalar tq2order fallback (no GCC target pragma support?)"
-	} else if !cpuid.CPU.Supports(cpuid.AVX2, cpuid.F16C, cpuid.POPCNT, cpuid.FMA3, cpuid.BMI2) {
-		np.why = "CPU lacks AVX2/F16C/POPCNT/FMA/BMI2"
-	}
-	vs = append(vs, np)
 	return append(vs, clmulVariants()...)
 }
 
