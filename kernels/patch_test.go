@@ -46,6 +46,42 @@ func TestPatchCarriesKernels(t *testing.T) {
 	}
 }
 
+// TestPatchCarriesVulkanShaders checks that the series adds the BITCOS shaders
+// of vulkan/ to ggml-vulkan byte for byte (vulkan/ is their one source of
+// truth; patches/regen.sh copies them into the patch that adds them).
+func TestPatchCarriesVulkanShaders(t *testing.T) {
+	matches, _ := filepath.Glob(filepath.Join("..", "patches", "*.patch"))
+	added := map[string]string{} // path in llama.cpp -> content
+	for _, p := range matches {
+		for path, content := range newFiles(t, p) {
+			added[path] = content
+		}
+	}
+	var files []string
+	for _, pat := range []string{"*.comp", "*.glsl"} {
+		m, _ := filepath.Glob(filepath.Join("vulkan", pat))
+		files = append(files, m...)
+	}
+	if len(files) < 4 {
+		t.Fatalf("kernels/vulkan: found %d shader files, want at least 4", len(files))
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		want, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := added["ggml/src/ggml-vulkan/vulkan-shaders/"+name]
+		if !ok {
+			t.Errorf("no patch adds ggml/src/ggml-vulkan/vulkan-shaders/%s", name)
+			continue
+		}
+		if got != string(want) {
+			t.Errorf("the patch's ggml/src/ggml-vulkan/vulkan-shaders/%s differs from kernels/vulkan/%s: regenerate the patch (patches/README.md)", name, name)
+		}
+	}
+}
+
 // newFiles returns the files a git format-patch file creates.
 func newFiles(t *testing.T, patch string) map[string]string {
 	f, err := os.Open(patch)

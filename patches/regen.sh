@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerate the patch series after editing kernels/c (the one source of
-# truth for the CPU kernels). Git only: it builds nothing.
+# truth for the CPU kernels) or kernels/vulkan (the BITCOS shaders of
+# ggml-vulkan). Git only: it builds nothing.
 #   patches/regen.sh /path/to/llama.cpp   (a clone that has the pinned commit)
 # It applies the series on a scratch branch at the pin, replacing the kernel
 # files of the patch that adds ggml/src/ggml-cpu/bitcos/ with kernels/c, and
@@ -23,6 +24,14 @@ for p in $(cat "$here/series"); do
       cp "$f" "ggml/src/ggml-cpu/bitcos/$(basename "$f")"
     done
     git add ggml/src/ggml-cpu/bitcos
+    git commit -q --amend --no-edit
+  fi
+  if grep -q '^+++ b/ggml/src/ggml-vulkan/vulkan-shaders/mul_mat_vec_bitcos.comp' "$here/$p"; then
+    # the BITCOS shaders of kernels/vulkan (TestPatchCarriesVulkanShaders)
+    for f in "$here"/../kernels/vulkan/*.comp "$here"/../kernels/vulkan/*.glsl; do
+      cp "$f" "ggml/src/ggml-vulkan/vulkan-shaders/$(basename "$f")"
+    done
+    git add ggml/src/ggml-vulkan/vulkan-shaders
     git commit -q --amend --no-edit
   fi
 done
