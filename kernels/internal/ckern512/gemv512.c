@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 54752ff79f7518450ceebe1d9074834f200c00801d61b39aa069f862eed92be9
+// kernels/c sha256: 21849d4b9a9400e58112c10a780f46f938ceccaccd4c6eae8f9425bd2c221223
 #include "../../c/bitcos.h"
 #include "../../c/bitcos_tq2fast.h"
 #include <stddef.h>
