@@ -15,6 +15,7 @@ import (
 
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 )
 
 // Options control Repack.
@@ -78,13 +79,8 @@ func Repack(in string, opt Options) (*Report, error) {
 	}
 	defer done()
 	defer f.Close()
-	if _, ok := f.KV(KeyVersion); ok {
+	if f.meta != nil {
 		return nil, fmt.Errorf("%s: already a BITCOS file (has %s); nothing to repack", in, KeyVersion)
-	}
-	for _, t := range f.Tensors {
-		if t.Type == ggufx.TypeBITCOS || isCompanion(t.Name) {
-			return nil, fmt.Errorf("%s: tensor %q is BITCOS data without %s", in, t.Name, KeyVersion)
-		}
 	}
 	if opt.Output == "" {
 		opt.Output = DefaultOutput(in)
@@ -123,19 +119,12 @@ func Repack(in string, opt Options) (*Report, error) {
 		return nil, fmt.Errorf("%s: %w", in, err)
 	}
 
-	dir := filepath.Dir(opt.Output)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(opt.Output)+".tmp-*")
+	tmp, err := atomicfile.Create(opt.Output, inputPerm(in))
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot create the output: %w", opt.Output, err)
+		return nil, err
 	}
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	written, err := writeData(f, dec, cand, tmp, reserved, opt)
+	defer tmp.Abort() // nothing after a Commit
+	written, err := writeData(f, dec, cand, tmp.File, reserved, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -162,9 +151,6 @@ func Repack(in string, opt Options) (*Report, error) {
 		}
 	}
 	rep.Tensors = dec
-	if st, err := os.Stat(in); err == nil {
-		tmp.Chmod(st.Mode().Perm()) // the output is as readable as the input
-	}
 	// The read-back check runs while the kernel writes the file out: both
 	// must finish before the rename.
 	checked := make(chan error, 1)
@@ -173,22 +159,19 @@ func Repack(in string, opt Options) (*Report, error) {
 		last := written[len(written)-1]
 		end += int64(pad(last.off+last.size, f.Alignment))
 	}
-	go func() { checked <- checkWritten(tmp.Name(), h, infos, written, end) }()
+	go func() { checked <- checkWritten(tmp.ReadPath(), h, infos, written, end) }()
 	syncErr := tmp.Sync()
 	checkErr := <-checked
 	if syncErr != nil {
-		return nil, fmt.Errorf("%s: %w", tmp.Name(), syncErr)
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, fmt.Errorf("%s: %w", tmp.Name(), err)
+		return nil, fmt.Errorf("%s: %w", opt.Output, syncErr)
 	}
 	if checkErr != nil {
 		return nil, fmt.Errorf("%s: the written output did not read back intact: %w", opt.Output, checkErr)
 	}
 	if opt.Split.MaxBytes > 0 || opt.Split.MaxTensors > 0 {
-		// The verified single file is cut into shards, then removed.
+		// The verified single file is cut into shards, then discarded.
 		prefix := strings.TrimSuffix(opt.Output, ".gguf")
-		if rep.Shards, err = splitFile(tmp.Name(), prefix, opt.Split); err != nil {
+		if rep.Shards, err = splitFile(tmp.ReadPath(), prefix, opt.Split, inputPerm(in)); err != nil {
 			return nil, fmt.Errorf("%s: %w", opt.Output, err)
 		}
 		for _, p := range rep.Shards {
@@ -197,16 +180,23 @@ func Repack(in string, opt Options) (*Report, error) {
 			}
 		}
 		rep.Output = rep.Shards[0]
-		return rep, nil // the deferred cleanup removes the single file
+		return rep, nil // the deferred Abort discards the single file
 	}
-	if err := os.Rename(tmp.Name(), opt.Output); err != nil {
+	if err := tmp.Commit(); err != nil {
 		return nil, err
 	}
-	ok = true
 	if st, err := os.Stat(opt.Output); err == nil {
 		rep.OutputBytes = st.Size()
 	}
 	return rep, nil
+}
+
+// inputPerm is the mode outputs made from in get: as readable as the input.
+func inputPerm(in string) os.FileMode {
+	if st, err := os.Stat(in); err == nil {
+		return st.Mode().Perm()
+	}
+	return 0o644
 }
 
 func sameFile(a, b string) (bool, error) {

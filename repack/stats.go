@@ -104,7 +104,7 @@ func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, er
 	defer f.Close()
 	f.heads = heads
 	fs := &FileStats{File: path, FileBytes: f.FileSize}
-	_, isBitcos := f.KV(KeyVersion)
+	isBitcos := f.meta != nil
 	var b tensorBuf
 	zeroRowsOf := map[string][]bool{}
 	var dec []Decision
