@@ -440,8 +440,8 @@ func encodeTensor(f *input, i int, d *Decision, st *encState) piece {
 	}
 	b := &st.b
 	if err := loadSource(f, i, b, d); err != nil {
-		if isNotTernary(err) {
-			notTernary(d, err)
+		if r := keptReason(err); r != "" && !d.master {
+			keep(d, r)
 			return piece{idx: i}
 		}
 		return piece{err: err}

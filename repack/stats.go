@@ -40,6 +40,13 @@ type TensorStats struct {
 	KernelNote string `json:"kernel_note,omitempty"`
 }
 
+// KeptTensor is a tensor repack keeps as it is, and why.
+type KeptTensor struct {
+	Name   string `json:"name"`
+	Type   string `json:"type"`
+	Reason string `json:"reason"`
+}
+
 // DeadNeurons counts, per layer, FFN neurons whose gate and up rows are both
 // all zero.
 type DeadNeurons struct {
@@ -55,6 +62,10 @@ type FileStats struct {
 	Tensors   []TensorStats `json:"tensors"`
 	Total     TensorStats   `json:"total"`
 	Dead      []DeadNeurons `json:"dead_neurons,omitempty"`
+	// Kept lists the ternary-typed tensors repack keeps in their type
+	// without analysing them (rows it cannot hold, non-ternary codes, a
+	// NaN or infinite scale), with the reason.
+	Kept []KeptTensor `json:"kept_tensors,omitempty"`
 	// BitcosFileBytes is the exact size repack would write (for a stock
 	// file) or the file's size (for a BITCOS file).
 	RepackBytes int64 `json:"repack_file_bytes"`
@@ -131,6 +142,9 @@ func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, er
 		}
 		dec = append(dec, d)
 		if !d.isTernary {
+			if d.Layout == LayoutKept {
+				fs.Kept = append(fs.Kept, KeptTensor{Name: d.Name, Type: d.Type, Reason: d.Reason})
+			}
 			continue
 		}
 		group := b.s.Group // BITCOS: as stored

@@ -64,6 +64,9 @@ func statsCmd() *cobra.Command {
 					fmt.Fprintf(stdout, "%s: %s\n", t.Name, t.KernelNote)
 				}
 			}
+			for _, k := range fs.Kept {
+				fmt.Fprintf(stdout, "%s (%s) is kept: %s\n", k.Name, k.Type, k.Reason)
+			}
 			dead := 0
 			for _, d := range fs.Dead {
 				dead += d.Count
