@@ -54,6 +54,9 @@ type Report struct {
 	// Canonical is empty when an unpack reproduces the input byte for byte,
 	// else why it cannot (the input's own layout is not canonical).
 	Canonical string `json:"canonical_note,omitempty"`
+	// Warnings are what the user must hear even though the repack worked:
+	// input bytes the header does not describe (not copied), no tensors.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // DefaultOutput is where repack writes when no output is given.
@@ -91,7 +94,7 @@ func Repack(in string, opt Options) (*Report, error) {
 	if same, _ := sameFile(in, opt.Output); same {
 		return nil, fmt.Errorf("%s: output would overwrite the input", in)
 	}
-	rep := &Report{Input: in, Output: opt.Output, InputBytes: f.FileSize}
+	rep := &Report{Input: in, Output: opt.Output, InputBytes: f.FileSize, Warnings: undescribed(f)}
 	if err := f.Canonical(); err != nil {
 		rep.Canonical = err.Error()
 	}
@@ -191,6 +194,24 @@ func Repack(in string, opt Options) (*Report, error) {
 	return rep, nil
 }
 
+// undescribed warns of input bytes that no tensor of the header covers:
+// repack copies only what the header describes.
+func undescribed(f *input) []string {
+	end := f.DataOffset
+	for _, t := range f.Tensors {
+		end = max(end, f.DataOffset+pad(t.Offset+t.Size, f.Alignment))
+	}
+	var w []string
+	if len(f.Tensors) == 0 {
+		w = append(w, fmt.Sprintf("%s: the header lists no tensors: the output holds its metadata only", f.Path))
+	}
+	if rest := f.FileSize - int64(end); rest > 0 {
+		w = append(w, fmt.Sprintf("%s: %d bytes (%.1f%% of the file) after the end of the data the header describes are not tensor data by this header, and are not copied",
+			f.Path, rest, 100*float64(rest)/float64(f.FileSize)))
+	}
+	return w
+}
+
 // inputPerm is the mode outputs made from in get: as readable as the input.
 func inputPerm(in string) os.FileMode {
 	if st, err := os.Stat(in); err == nil {
@@ -264,7 +285,11 @@ func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart ui
 			go func(i int) {
 				defer workers.Release(1)
 				st := encPool.Get().(*encState)
-				pc := encodeTensor(f, i, &dec[i], st)
+				var pc piece
+				func() {
+					defer recoverPiece(f, i, &pc)
+					pc = encodeTensor(f, i, &dec[i], st)
+				}()
 				f.release(i)
 				pc.release = func() {
 					encPool.Put(st)

@@ -294,3 +294,18 @@ func openJoinedRaw(path string) (*input, func(), error) {
 	in.File.Path = path // errors name what the user gave
 	return in, scratch.Abort, nil
 }
+
+// ShardFiles lists the files of a model: every shard when path is the first
+// shard of a set, else path alone.
+func ShardFiles(path string) ([]string, error) {
+	f, err := ggufx.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	paths, err := shardSet(f)
+	if err != nil || paths != nil {
+		return paths, err
+	}
+	return []string{path}, nil
+}

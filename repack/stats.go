@@ -58,6 +58,7 @@ type DeadNeurons struct {
 // FileStats is the stats report of a file.
 type FileStats struct {
 	File      string        `json:"file"`
+	Bitcos    bool          `json:"bitcos_file"` // a BITCOS file (else a stock one, and layouts are predictions)
 	FileBytes int64         `json:"file_bytes"`
 	Tensors   []TensorStats `json:"tensors"`
 	Total     TensorStats   `json:"total"`
@@ -116,6 +117,7 @@ func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, er
 	f.heads = heads
 	fs := &FileStats{File: path, FileBytes: f.FileSize}
 	isBitcos := f.meta != nil
+	fs.Bitcos = isBitcos
 	var b tensorBuf
 	zeroRowsOf := map[string][]bool{}
 	var dec []Decision

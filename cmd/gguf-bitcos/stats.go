@@ -16,7 +16,7 @@ func statsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "stats MODEL.gguf",
 		Short: "Zero density, entropy floor and bits/weight of every ternary tensor under each layout",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			heads, err := repack.HeadPlan(head, tokEmbType, outType)
 			if err != nil {

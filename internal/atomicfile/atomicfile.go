@@ -41,6 +41,10 @@ type File struct {
 // forceNamed makes Create use named temporaries (tests of that path).
 var forceNamed = false
 
+// BeforeCommit, if set, is called by Commit before it touches the target:
+// tests interrupt a program there, with its output complete but unnamed.
+var BeforeCommit func(target string)
+
 // Logf receives the messages of the stale-file cleanup (nil: silent).
 var Logf func(format string, args ...any)
 
@@ -77,6 +81,9 @@ func (f *File) ReadPath() string {
 // Commit makes the written content appear under the target name: fsync the
 // data, link or rename, fsync the directory.
 func (f *File) Commit() error {
+	if BeforeCommit != nil {
+		BeforeCommit(f.target)
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.done {
