@@ -21,4 +21,3 @@ func removeStaleFuzzDirs(base string) {
 		}
 	}
 }
-
