@@ -57,4 +57,3 @@ func asUsage(check cobra.PositionalArgs) cobra.PositionalArgs {
 		return nil
 	}
 }
-

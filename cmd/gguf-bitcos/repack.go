@@ -101,4 +101,3 @@ is written to a temporary file beside it, read back and checked, then renamed.`,
 	cmd.Flags().BoolVar(&tern, "ternarize", false, "F16/BF16/F32 master: ternarize the projections (absmean, lossy) and store them as BITCOS or TQ2_0")
 	return cmd
 }
-

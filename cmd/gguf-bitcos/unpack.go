@@ -31,4 +31,3 @@ BitNet the result is the original file byte for byte.`,
 	cmd.Flags().StringVarP(&out, "output", "o", "", "output path (default: MODEL.unpacked.gguf)")
 	return cmd
 }
-
