@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gguf-bitcos/gguf-bitcos/compat"
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
@@ -26,19 +25,12 @@ func statsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			// An independent reading of the header, where gguf-parser-go
-			// can read the file (not I2_S, not BITCOS).
-			sum, sumErr := compat.Summarize(args[0])
 			if asJSON {
-				return writeJSON(stdout, struct {
-					*repack.FileStats
-					Parser *compat.Summary `json:"gguf_parser_go,omitempty"`
-				}{fs, sum})
+				return writeJSON(stdout, fs)
 			}
-			if sumErr == nil {
-				fmt.Fprintf(stdout, "model: %s %q, %s, %.2fM parameters, %.3f bits/weight (gguf-parser-go)\n",
-					sum.Architecture, sum.Name, sum.FileType, float64(sum.Parameters)/1e6, sum.BitsPerWeight)
-			}
+			m := fs.Model
+			fmt.Fprintf(stdout, "model: %s %q, file type %d, %.2fM parameters, %.3f bits/weight\n",
+				m.Architecture, m.Name, m.FileType, float64(m.Parameters)/1e6, m.BitsPerWeight)
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(tw, "tensor\ttype\tz\tfloor\t2-bit\tTQ1_0\t5t@128\tBITCOS\t2-z\tBITCOS bytes\tlayout\t")
 			row := func(t repack.TensorStats) {
