@@ -181,12 +181,12 @@ func EncodeHeader(h Header) ([]byte, []TensorInfo, error) {
 // alignment (also after the last tensor).
 type Writer struct {
 	w      io.Writer
+	d      *DataWriter
 	l      *layout
 	cur    int    // tensor being written
 	done   uint64 // bytes of tensor cur written
 	err    error  // sticky
 	closed bool
-	zeros  []byte
 }
 
 // NewWriter validates h (KVs well formed with unique non-empty keys,
@@ -199,13 +199,16 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	wr := &Writer{w: w, l: l, zeros: make([]byte, min(l.align, 4096))}
-	if _, err := w.Write(l.encode()); err != nil {
+	wr := &Writer{w: w, l: l}
+	// The header, then its padding: one DataWriter tensor's worth.
+	hd := NewDataWriter(w, l.align)
+	if _, err := hd.Write(l.encode()); err != nil {
 		return nil, fmt.Errorf("ggufx: writing header: %w", err)
 	}
-	if err := wr.pad(l.dataOffset - l.headerLen); err != nil {
+	if err := hd.EndTensor(); err != nil {
 		return nil, fmt.Errorf("ggufx: writing header padding: %w", err)
 	}
+	wr.d = NewDataWriter(w, l.align)
 	return wr, nil
 }
 
@@ -228,17 +231,6 @@ func (w *Writer) DataOffset() uint64 { return w.l.dataOffset }
 // FileSize is the size of the complete file.
 func (w *Writer) FileSize() uint64 { return w.l.dataOffset + w.l.dataSize }
 
-func (w *Writer) pad(n uint64) error {
-	for n > 0 {
-		k := min(n, uint64(len(w.zeros)))
-		if _, err := w.w.Write(w.zeros[:k]); err != nil {
-			return err
-		}
-		n -= k
-	}
-	return nil
-}
-
 // Write takes the tensor payloads in order, concatenated, and inserts the
 // padding between tensors itself. Writing more bytes than the tensors hold
 // is an error.
@@ -257,7 +249,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 		}
 		t := w.l.tensors[w.cur]
 		k := min(uint64(len(p)), t.Size-w.done)
-		m, err := w.w.Write(p[:k])
+		m, err := w.d.Write(p[:k])
 		n += m
 		w.done += uint64(m)
 		if err == nil && uint64(m) != k {
@@ -269,11 +261,9 @@ func (w *Writer) Write(p []byte) (int, error) {
 		}
 		p = p[k:]
 		if w.done == t.Size {
-			if w.cur+1 < len(w.l.tensors) {
-				if err := w.pad(alignUp(t.Size, w.l.align) - t.Size); err != nil {
-					w.err = fmt.Errorf("ggufx: padding after tensor %d %q: %w", w.cur, t.Name, err)
-					return n, w.err
-				}
+			if err := w.d.EndTensor(); err != nil {
+				w.err = fmt.Errorf("ggufx: padding after tensor %d %q: %w", w.cur, t.Name, err)
+				return n, w.err
 			}
 			w.cur++
 			w.done = 0
@@ -297,13 +287,6 @@ func (w *Writer) Close() error {
 		w.err = writerErr("closed with tensor %d %q incomplete: %d of %d bytes written (%d tensors in all)",
 			w.cur, t.Name, w.done, t.Size, len(w.l.tensors))
 		return w.err
-	}
-	if n := len(w.l.tensors); n > 0 {
-		t := w.l.tensors[n-1]
-		if err := w.pad(alignUp(t.Size, w.l.align) - t.Size); err != nil {
-			w.err = fmt.Errorf("ggufx: padding after tensor %d %q: %w", n-1, t.Name, err)
-			return w.err
-		}
 	}
 	return nil
 }

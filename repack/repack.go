@@ -135,14 +135,7 @@ func Repack(in string, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in, err)
 	}
-	hdr, infos, err := ggufx.EncodeHeader(h)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", opt.Output, err)
-	}
-	if uint64(len(hdr)) != reserved || len(infos) != len(written) {
-		return nil, fmt.Errorf("%s: internal error: header of %d bytes for %d reserved", opt.Output, len(hdr), reserved)
-	}
-	if _, err := tmp.WriteAt(hdr, 0); err != nil {
+	if err := ggufx.WriteHeaderAt(tmp, h, reserved, written); err != nil {
 		return nil, fmt.Errorf("%s: %w", opt.Output, err)
 	}
 	for _, d := range dec {
@@ -160,9 +153,9 @@ func Repack(in string, opt Options) (*Report, error) {
 	end := int64(reserved)
 	if len(written) > 0 {
 		last := written[len(written)-1]
-		end += int64(pad(last.off+last.size, f.Alignment))
+		end += int64(pad(last.Offset+last.Size, f.Alignment))
 	}
-	go func() { checked <- checkWritten(tmp.ReadPath(), h, infos, written, end) }()
+	go func() { checked <- checkWritten(tmp.ReadPath(), h, written, end) }()
 	syncErr := tmp.Sync()
 	checkErr := <-checked
 	if syncErr != nil {
@@ -247,12 +240,12 @@ type piece struct {
 // are decided and encoded on worker goroutines (dec is updated), in order
 // with bounded look-ahead; the other tensors are streamed from the input.
 // It returns where each output tensor was written.
-func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart uint64, opt Options) ([]span, error) {
+func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart uint64, opt Options) ([]ggufx.Span, error) {
 	if _, err := out.Seek(int64(dataStart), io.SeekStart); err != nil {
 		return nil, err
 	}
 	bw := bufio.NewWriterSize(out, 4<<20)
-	w := &paddedWriter{w: bw, align: f.Alignment}
+	w := ggufx.NewDataWriter(bw, f.Alignment)
 	var total int64
 	for _, t := range f.Tensors {
 		total += int64(t.Size)
@@ -321,7 +314,7 @@ func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart ui
 			})
 			f.release(pc.idx)
 			if err == nil {
-				err = w.pad()
+				err = w.EndTensor()
 			}
 			if err != nil {
 				firstErr = err
@@ -334,7 +327,7 @@ func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart ui
 					firstErr = err
 					break
 				}
-				if err := w.pad(); err != nil {
+				if err := w.EndTensor(); err != nil {
 					firstErr = err
 					break
 				}
@@ -352,42 +345,7 @@ func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart ui
 	if err := bw.Flush(); err != nil {
 		return nil, fmt.Errorf("%s: %w", opt.Output, err)
 	}
-	return w.spans, nil
-}
-
-// span is where one tensor's data was written, relative to the data start.
-type span struct{ off, size uint64 }
-
-// paddedWriter writes tensor data, padding each tensor with zeros to the
-// alignment as gguf.cpp does (also after the last one).
-type paddedWriter struct {
-	w     io.Writer
-	align uint64
-	n     uint64 // bytes of the current tensor so far
-	pos   uint64 // bytes before the current tensor
-	spans []span
-}
-
-func (p *paddedWriter) Write(b []byte) (int, error) {
-	n, err := p.w.Write(b)
-	p.n += uint64(n)
-	return n, err
-}
-
-// pad ends the current tensor.
-func (p *paddedWriter) pad() error {
-	p.spans = append(p.spans, span{p.pos, p.n})
-	p.pos += pad(p.n, p.align)
-	var zeros [256]byte
-	for rest := pad(p.n, p.align) - p.n; rest > 0; {
-		c := min(rest, uint64(len(zeros)))
-		if _, err := p.w.Write(zeros[:c]); err != nil {
-			return err
-		}
-		rest -= c
-	}
-	p.n = 0
-	return nil
+	return w.Spans(), nil
 }
 
 // copyRangeMin is the smallest tensor copied inside the kernel.
@@ -396,7 +354,7 @@ var copyRangeMin uint64 = 1 << 20
 // copyTensor writes tensor i of f to w unchanged and returns its length:
 // inside the kernel when it can (after flushing bw, w's buffer, to out), else
 // in chunks through w.
-func copyTensor(w *paddedWriter, bw *bufio.Writer, out *os.File, f *input, i int, buf []byte, progress func(int64)) (int64, error) {
+func copyTensor(w *ggufx.DataWriter, bw *bufio.Writer, out *os.File, f *input, i int, buf []byte, progress func(int64)) (int64, error) {
 	var n int64
 	t := f.Tensors[i]
 	if f.fd != nil && t.Size >= copyRangeMin {
@@ -408,7 +366,7 @@ func copyTensor(w *paddedWriter, bw *bufio.Writer, out *os.File, f *input, i int
 			if err != nil {
 				return 0, fmt.Errorf("%s: tensor %q: %w", f.Path, t.Name, err)
 			}
-			w.n += t.Size
+			w.Wrote(t.Size)
 			progress(int64(t.Size))
 			return int64(t.Size), nil
 		}
@@ -536,22 +494,22 @@ func (st *encState) grow(n int) []byte {
 // written: encodeTensor decodes every BITCOS encoding back and compares it
 // with the source; everything else is a byte copy. Reading it back would
 // only read the page cache again.)
-func checkWritten(path string, h ggufx.Header, infos []ggufx.TensorInfo, written []span, size int64) error {
+func checkWritten(path string, h ggufx.Header, written []ggufx.Span, size int64) error {
 	g, err := ggufx.Open(path)
 	if err != nil {
 		return err
 	}
 	defer g.Close()
-	if len(g.Tensors) != len(infos) || len(g.KVs) != len(h.KVs) || len(written) != len(infos) {
-		return fmt.Errorf("header has %d tensors and %d KVs, want %d and %d", len(g.Tensors), len(g.KVs), len(infos), len(h.KVs))
+	if len(g.Tensors) != len(h.Tensors) || len(g.KVs) != len(h.KVs) || len(written) != len(h.Tensors) {
+		return fmt.Errorf("header has %d tensors and %d KVs, want %d and %d", len(g.Tensors), len(g.KVs), len(h.Tensors), len(h.KVs))
 	}
 	for i, t := range g.Tensors {
-		want := infos[i]
+		want := h.Tensors[i]
 		if t.Name != want.Name || t.Type != want.Type || !equalDims(t.Dims, want.Dims) {
 			return fmt.Errorf("tensor %d is %q %v %v, want %q %v %v", i, t.Name, t.Type, t.Dims, want.Name, want.Type, want.Dims)
 		}
-		if t.Offset != written[i].off || t.Size != written[i].size {
-			return fmt.Errorf("tensor %q: header says %d bytes at %d, %d were written at %d", t.Name, t.Size, t.Offset, written[i].size, written[i].off)
+		if t.Offset != written[i].Offset || t.Size != written[i].Size {
+			return fmt.Errorf("tensor %q: header says %d bytes at %d, %d were written at %d", t.Name, t.Size, t.Offset, written[i].Size, written[i].Offset)
 		}
 	}
 	if g.FileSize != size {
