@@ -168,12 +168,22 @@ func HeaderSize(h Header) (uint64, error) {
 // EncodeHeader returns the bytes NewWriter writes for h (header padding
 // included) and the tensors with computed offsets.
 func EncodeHeader(h Header) ([]byte, []TensorInfo, error) {
-	l, err := plan(h)
+	b, dataOffset, ts, err := EncodeHeaderUnpadded(h)
 	if err != nil {
 		return nil, nil, err
 	}
-	b := l.encode()
-	return append(b, make([]byte, l.dataOffset-l.headerLen)...), l.tensors, nil
+	return append(b, make([]byte, dataOffset-uint64(len(b)))...), ts, nil
+}
+
+// EncodeHeaderUnpadded returns h's header bytes without the padding (which
+// a hostile alignment can make 2 GiB long), where the data section starts,
+// and the tensors with computed offsets.
+func EncodeHeaderUnpadded(h Header) ([]byte, uint64, []TensorInfo, error) {
+	l, err := plan(h)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	return l.encode(), l.dataOffset, l.tensors, nil
 }
 
 // Writer writes a GGUF file as gguf.cpp does: the header padded with zeros
