@@ -68,8 +68,8 @@ func DefaultOutput(in string) string {
 }
 
 // Repack rewrites the GGUF file at in with every ternary tensor that gets
-// smaller stored as BITCOS. The output is written to a temporary file in the
-// target directory, checked, and renamed into place; the input is only read.
+// smaller stored as BITCOS. The output is written unnamed (atomicfile) in the
+// target directory, checked, and only then named; the input is only read.
 //
 // One pass over the data: the header is reserved first (header.go), each
 // candidate tensor is decoded, decided and encoded by a worker, the writer

@@ -30,7 +30,8 @@ func repackCmd() *cobra.Command {
 		Long: `repack rewrites every TQ2_0, TQ1_0, Q2_0 or I2_S tensor whose row length is a
 multiple of 128 as BITCOS when that takes fewer bytes (overheads counted), and
 copies everything else byte for byte. The output (default MODEL.bitcos.gguf)
-is written to a temporary file beside it, read back and checked, then renamed.`,
+is written unnamed beside it (nothing is left if it stops), read back and
+checked, and only then gets its name.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			heads, err := repack.HeadPlan(head, tokEmbType, outType)
