@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
@@ -77,6 +78,26 @@ func TestExitStatuses(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "c")); err == nil {
 		t.Error("card left a directory for a refused file")
+	}
+}
+
+// TestZeroTensorHeaderIsLoud: a header whose tensor count is 0 "repacks"
+// into its metadata alone; repack says so on stderr, and that the rest of
+// the file was not copied (issue 9, finding 6).
+func TestZeroTensorHeaderIsLoud(t *testing.T) {
+	data, _ := os.ReadFile(fixture)
+	binary.LittleEndian.PutUint64(data[8:], 0)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "zero.gguf")
+	os.WriteFile(in, data, 0o644)
+	var o, e bytes.Buffer
+	if code := run([]string{"repack", "-q", in, "-o", filepath.Join(dir, "o.gguf")}, &o, &e); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.String())
+	}
+	for _, want := range []string{"warning: " + in + ": the header lists no tensors", "are not tensor data by this header, and are not copied"} {
+		if !strings.Contains(e.String(), want) {
+			t.Errorf("stderr lacks %q: %s", want, e.String())
+		}
 	}
 }
 
