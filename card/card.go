@@ -17,6 +17,7 @@ import (
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
@@ -192,10 +193,10 @@ func markdown(st *repack.FileStats, model, source string) (string, error) {
 	b.WriteString("## Sizes\n\n| | bytes |\n|---|---|\n")
 	if source != "" {
 		if fi, err := os.Stat(source); err == nil {
-			fmt.Fprintf(&b, "| source `%s` | %d (%s) |\n", filepath.Base(source), fi.Size(), human(fi.Size()))
+			fmt.Fprintf(&b, "| source `%s` | %d (%s) |\n", filepath.Base(source), fi.Size(), units.Bytes(fi.Size()))
 		}
 	}
-	fmt.Fprintf(&b, "| this model | %d (%s) |\n\n", st.FileBytes, human(st.FileBytes))
+	fmt.Fprintf(&b, "| this model | %d (%s) |\n\n", st.FileBytes, units.Bytes(st.FileBytes))
 	b.WriteString("## Bits per weight of the ternary layers\n\n")
 	fmt.Fprintf(&b, "| layout | bits/weight | bytes |\n|---|---|---|\n")
 	fmt.Fprintf(&b, "| information floor h(z)+(1−z) | %.4f | |\n", st.Total.EntropyBPW)
@@ -220,9 +221,9 @@ func markdown(st *repack.FileStats, model, source string) (string, error) {
 	}
 	r := st.DecodeRead.After
 	b.WriteString("## Memory\n\n")
-	fmt.Fprintf(&b, "One decode step reads %s of weights: head %s, ternary layers %s, rest %s.\n", human(r.Total), human(r.Head), human(r.Ternary), human(r.Rest))
+	fmt.Fprintf(&b, "One decode step reads %s of weights: head %s, ternary layers %s, rest %s.\n", units.Bytes(r.Total), units.Bytes(r.Head), units.Bytes(r.Ternary), units.Bytes(r.Rest))
 	fmt.Fprintf(&b, "Running it takes about %s: weights %s + f16 KV cache %s at a %d-token context (estimate: weights as stored, K and V f16 for every layer; compute buffers not included).\n\n",
-		human(mem.Total), human(mem.Weights), human(mem.KVCache), mem.Context)
+		units.Bytes(mem.Total), units.Bytes(mem.Weights), units.Bytes(mem.KVCache), mem.Context)
 	b.WriteString("## Files\n\n| file | bytes | sha256 |\n|---|---|---|\n")
 	files, err := repack.ShardFiles(model)
 	if err != nil {
@@ -251,16 +252,4 @@ func kvString(f *ggufx.File, key string) (string, bool) {
 		return "", false
 	}
 	return kv.AsString()
-}
-
-func human(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.2f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

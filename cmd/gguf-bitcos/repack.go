@@ -10,6 +10,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
+
+	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
 )
 
 func repackCmd() *cobra.Command {
@@ -79,7 +81,7 @@ checked, and only then gets its name.`,
 				fmt.Fprintf(stdout, "  %d shards: %s ... %s\n", len(rep.Shards), rep.Shards[0], rep.Shards[len(rep.Shards)-1])
 			}
 			fmt.Fprintf(stdout, "  %d tensors to BITCOS, %d ternary tensors kept\n", rep.Converted, rep.Kept)
-			fmt.Fprintf(stdout, "  %s -> %s (%.2f%%) in %.1fs\n", human(rep.InputBytes), human(rep.OutputBytes),
+			fmt.Fprintf(stdout, "  %s -> %s (%.2f%%) in %.1fs\n", units.Bytes(rep.InputBytes), units.Bytes(rep.OutputBytes),
 				100*float64(rep.OutputBytes)/float64(rep.InputBytes), time.Since(start).Seconds())
 			if rep.Canonical != "" {
 				fmt.Fprintf(stdout, "  note: unpack will not be byte-identical: %s\n", rep.Canonical)

@@ -7,6 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
+
+	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
 )
 
 func statsCmd() *cobra.Command {
@@ -71,13 +73,13 @@ func statsCmd() *cobra.Command {
 					}
 				}
 			}
-			fmt.Fprintf(stdout, "file: %s; as repacked: %s\n", human(fs.FileBytes), human(fs.RepackBytes))
+			fmt.Fprintf(stdout, "file: %s; as repacked: %s\n", units.Bytes(fs.FileBytes), units.Bytes(fs.RepackBytes))
 			fmt.Fprintf(stdout, "running it: about %s (weights %s + f16 KV cache %s at %d tokens; compute buffers not counted)\n",
-				human(fs.Memory.Total), human(fs.Memory.Weights), human(fs.Memory.KVCache), fs.Memory.Context)
+				units.Bytes(fs.Memory.Total), units.Bytes(fs.Memory.Weights), units.Bytes(fs.Memory.KVCache), fs.Memory.Context)
 			b, a := fs.DecodeRead.Before, fs.DecodeRead.After
 			fmt.Fprintf(stdout, "one decode step reads:  head %s -> %s, ternary layers %s -> %s, rest %s -> %s; total %s -> %s (%.2fx less)\n",
-				human(b.Head), human(a.Head), human(b.Ternary), human(a.Ternary), human(b.Rest), human(a.Rest),
-				human(b.Total), human(a.Total), float64(b.Total)/float64(max(a.Total, 1)))
+				units.Bytes(b.Head), units.Bytes(a.Head), units.Bytes(b.Ternary), units.Bytes(a.Ternary), units.Bytes(b.Rest), units.Bytes(a.Rest),
+				units.Bytes(b.Total), units.Bytes(a.Total), float64(b.Total)/float64(max(a.Total, 1)))
 			return nil
 		},
 	}
