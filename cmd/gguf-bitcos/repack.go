@@ -9,9 +9,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/gguf-bitcos/gguf-bitcos/repack"
-
 	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
+	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
 func repackCmd() *cobra.Command {

@@ -6,9 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gguf-bitcos/gguf-bitcos/repack"
-
 	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
+	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
 func statsCmd() *cobra.Command {
