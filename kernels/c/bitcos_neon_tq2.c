@@ -3,7 +3,7 @@
 // ggml_vec_dot_tq2_0_q8_K under __ARM_NEON (ggml-cpu/arch/arm/quants.c at
 // the pin) forms, per 256-block b, an exact integer: with sdot
 // (__ARM_FEATURE_DOTPROD) four int32 lanes, without it eight int16 lanes of
-// smlal (each at most 32 * 254 + 2 * 2048 in magnitude: no wrap), minus the
+// smlal (each at most 32 * 256 + 2 * 2048 in magnitude: no wrap), minus the
 // bsums, summed across lanes (addv, saddlv). Either way the integer is
 //     sumi_b = sum over the block of (t_e + 1) * q_e - sum of q_e = sum of t_e * q_e,
 // exact. Its float steps are
