@@ -35,6 +35,10 @@ type Options struct {
 	// Split, if set, writes shards as llama-gguf-split does
 	// (OUTPUT-without-.gguf-00001-of-0000N.gguf) instead of one file.
 	Split SplitOptions
+	// Force writes the output even when nothing gains: no tensor becomes
+	// BITCOS (or is ternarized, or has its head quantized), so the output
+	// would only be the input with bitcos.* keys, a little larger.
+	Force bool
 	// Progress, if set, is called with bytes done and total, from one
 	// goroutine, as the output is written.
 	Progress func(done, total int64)
@@ -54,6 +58,9 @@ type Report struct {
 	// Canonical is empty when an unpack reproduces the input byte for byte,
 	// else why it cannot (the input's own layout is not canonical).
 	Canonical string `json:"canonical_note,omitempty"`
+	// NotWritten says why no output was written (nothing gains; see
+	// Options.Force), or is empty.
+	NotWritten string `json:"not_written,omitempty"`
 	// Warnings are what the user must hear even though the repack worked:
 	// input bytes the header does not describe (not copied), no tensors.
 	Warnings []string `json:"warnings,omitempty"`
@@ -138,6 +145,7 @@ func Repack(in string, opt Options) (*Report, error) {
 	if err := ggufx.WriteHeaderAt(tmp, h, reserved, written); err != nil {
 		return nil, fmt.Errorf("%s: %w", opt.Output, err)
 	}
+	gains := false
 	for _, d := range dec {
 		switch d.Layout {
 		case LayoutBitcos:
@@ -145,8 +153,15 @@ func Repack(in string, opt Options) (*Report, error) {
 		case LayoutKept:
 			rep.Kept++
 		}
+		gains = gains || d.Layout == LayoutBitcos || d.Layout == LayoutTQ2 || d.head != ""
 	}
 	rep.Tensors = dec
+	if !gains && !opt.Force {
+		// The deferred Abort discards the output.
+		rep.NotWritten = "no tensor is smaller as BITCOS, so the output would only be the input with bitcos.* keys; nothing was written (force writes it anyway)"
+		rep.Output, rep.OutputBytes = "", 0
+		return rep, nil
+	}
 	// The read-back check runs while the kernel writes the file out: both
 	// must finish before the rename.
 	checked := make(chan error, 1)
