@@ -111,7 +111,6 @@ func TestPanicExits70(t *testing.T) {
 	}
 }
 
-
 // TestPositionalOutputAndNothingGained: repack IN OUT and unpack IN OUT as
 // llama-quantize takes them; a repack where no tensor gains writes nothing
 // and says so (exit 0) unless --force.
