@@ -112,5 +112,8 @@ checked, and only then gets its name.`,
 	cmd.Flags().StringVar(&outType, "output-tensor-type", "", "type for output.weight (overrides --head)")
 	cmd.Flags().BoolVar(&force, "force", false, "write the output even when no tensor gains (it would be the input plus bitcos.* keys)")
 	cmd.Flags().BoolVar(&tern, "ternarize", false, "F16/BF16/F32 master: ternarize the projections (absmean, lossy) and store them as BITCOS or TQ2_0")
+	for _, name := range []string{"head", "token-embedding-type", "output-tensor-type"} {
+		completeValues(cmd, name, headChoices()...)
+	}
 	return cmd
 }
