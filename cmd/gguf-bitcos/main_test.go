@@ -126,35 +126,3 @@ func TestCard(t *testing.T) {
 		t.Fatalf("chart: %v", err)
 	}
 }
-
-func TestVersionNamesThePin(t *testing.T) {
-	var o, e bytes.Buffer
-	if code := run([]string{"--version"}, &o, &e); code != 0 {
-		t.Fatal(e.String())
-	}
-	readme, _ := os.ReadFile("../../patches/README.md")
-	if !strings.Contains(o.String(), "writes BITCOS layout version 1") || !strings.Contains(o.String(), pinnedLlamaCpp) ||
-		!strings.Contains(string(readme), pinnedLlamaCpp) {
-		t.Fatalf("--version: %q (patches/README names the pin: %v)", o.String(), strings.Contains(string(readme), pinnedLlamaCpp))
-	}
-}
-
-// TestCompletion: the shell completes enum flag values.
-func TestCompletion(t *testing.T) {
-	for _, c := range []struct {
-		args []string
-		want []string
-	}{
-		{[]string{"__complete", "repack", "m.gguf", "--head", ""}, []string{"q8_0", "q6_K", "q4_K", "keep"}},
-		{[]string{"__complete", "gen", "o.gguf", "--type", ""}, []string{"tq2_0", "i2_s", "f16"}},
-		{[]string{"__complete", "gen", "o.gguf", "--arch", ""}, []string{"bitnet-b1.58", "llama"}},
-	} {
-		var o, e bytes.Buffer
-		run(c.args, &o, &e)
-		for _, w := range c.want {
-			if !strings.Contains(o.String(), w+"\n") {
-				t.Errorf("%v: completions %q lack %q", c.args, o.String(), w)
-			}
-		}
-	}
-}
