@@ -136,3 +136,25 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestNames(t *testing.T) {
+	for _, c := range []struct{ hf, gguf string }{
+		{"model.layers.12.self_attn.q_proj.weight", "blk.12.attn_q.weight"},
+		{"model.layers.0.self_attn.o_proj.weight", "blk.0.attn_output.weight"},
+		{"model.layers.3.mlp.down_proj.weight", "blk.3.ffn_down.weight"},
+		{"model.layers.3.mlp.ffn_sub_norm.weight", "blk.3.ffn_sub_norm.weight"},
+		{"model.layers.3.self_attn.inner_attn_ln.weight", "blk.3.attn_sub_norm.weight"},
+		{"model.embed_tokens.weight", "token_embd.weight"},
+		{"lm_head.weight", "output.weight"},
+		{"model.norm.weight", "output_norm.weight"},
+		{"blk.1.attn_k.weight", "blk.1.attn_k.weight"},
+		{"model.layers.1.self_attn.rotary_emb.inv_freq", "model.layers.1.self_attn.rotary_emb.inv_freq"},
+	} {
+		if g := GGUFName(c.hf); g != c.gguf {
+			t.Errorf("GGUFName(%q) = %q, want %q", c.hf, g, c.gguf)
+		}
+		if h := HFName(c.gguf); h != c.hf && c.hf != c.gguf {
+			t.Errorf("HFName(%q) = %q, want %q", c.gguf, h, c.hf)
+		}
+	}
+}

@@ -8,7 +8,7 @@ import (
 	"os"
 )
 
-// Data is a tensor to write: its header fields and bytes.
+// Data is a tensor to write: its header fields and, for Encode, its bytes.
 type Data struct {
 	Name  string
 	DType string
@@ -16,10 +16,25 @@ type Data struct {
 	Bytes []byte
 }
 
-// Encode returns a safetensors file holding ts in order (tests, fixtures).
-// Like the reference writer it pads the header with spaces to a multiple of
-// 8 bytes.
-func Encode(ts []Data, metadata map[string]string) ([]byte, error) {
+// size is the tensor's byte count from its shape and dtype.
+func (t Data) size() (uint64, error) {
+	n := uint64(DTypeSize(t.DType))
+	if n == 0 {
+		return 0, fmt.Errorf("safetensors: tensor %q: unknown dtype %q", t.Name, t.DType)
+	}
+	for _, d := range t.Shape {
+		n *= d
+	}
+	if t.Bytes != nil && uint64(len(t.Bytes)) != n {
+		return 0, fmt.Errorf("safetensors: tensor %q: %d bytes for %v %s (%d)", t.Name, len(t.Bytes), t.Shape, t.DType, n)
+	}
+	return n, nil
+}
+
+// EncodeHeader returns the length prefix and JSON header of a file holding
+// ts in order; the tensors' bytes follow it in that order. Like the
+// reference writer it pads the JSON with spaces to a multiple of 8 bytes.
+func EncodeHeader(ts []Data, metadata map[string]string) ([]byte, error) {
 	hdr := map[string]any{}
 	if metadata != nil {
 		hdr["__metadata__"] = metadata
@@ -29,12 +44,16 @@ func Encode(ts []Data, metadata map[string]string) ([]byte, error) {
 		if _, dup := hdr[t.Name]; dup {
 			return nil, fmt.Errorf("safetensors: tensor %q twice", t.Name)
 		}
+		n, err := t.size()
+		if err != nil {
+			return nil, err
+		}
 		shape := t.Shape
 		if shape == nil {
 			shape = []uint64{}
 		}
-		hdr[t.Name] = map[string]any{"dtype": t.DType, "shape": shape, "data_offsets": []uint64{off, off + uint64(len(t.Bytes))}}
-		off += uint64(len(t.Bytes))
+		hdr[t.Name] = map[string]any{"dtype": t.DType, "shape": shape, "data_offsets": []uint64{off, off + n}}
+		off += n
 	}
 	j, err := json.Marshal(hdr)
 	if err != nil {
@@ -43,9 +62,16 @@ func Encode(ts []Data, metadata map[string]string) ([]byte, error) {
 	for len(j)%8 != 0 {
 		j = append(j, ' ')
 	}
-	var b bytes.Buffer
-	binary.Write(&b, binary.LittleEndian, uint64(len(j)))
-	b.Write(j)
+	return append(binary.LittleEndian.AppendUint64(nil, uint64(len(j))), j...), nil
+}
+
+// Encode returns a whole safetensors file holding ts in order.
+func Encode(ts []Data, metadata map[string]string) ([]byte, error) {
+	h, err := EncodeHeader(ts, metadata)
+	if err != nil {
+		return nil, err
+	}
+	b := bytes.NewBuffer(h)
 	for _, t := range ts {
 		b.Write(t.Bytes)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -18,10 +17,10 @@ func genCmd() *cobra.Command {
 		experts, expertsUsed   int
 		odd, nonTernary, out   bool
 		scaleTensors           bool
-		layers                 int
+		layers, shards         int
 	)
 	cmd := &cobra.Command{
-		Use:   "gen OUTPUT.gguf | gen fixtures DIR",
+		Use:   "gen OUTPUT.gguf | gen OUTPUT.safetensors | gen fixtures DIR",
 		Short: "Generate a synthetic bitnet (or llama, dense or MoE) model with realistic ternary statistics (tests, benchmarks)",
 		Args:  rangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -57,11 +56,7 @@ func genCmd() *cobra.Command {
 			}
 			s.Experts, s.OddTensor, s.NonTernary, s.Output, s.ScaleTensors = experts, odd, nonTernary, out, scaleTensors
 			s.ExpertsUsed = expertsUsed
-			if err := modelgen.Write(args[0], s); err != nil {
-				return err
-			}
-			fmt.Fprintln(stdout, "wrote", filepath.Clean(args[0]))
-			return nil
+			return writeModel(args[0], s, shards)
 		},
 	}
 	f := cmd.Flags()
@@ -71,6 +66,7 @@ func genCmd() *cobra.Command {
 	f.StringVar(&arch, "arch", "", "general.architecture (bitnet, bitnet-b1.58, or llama: with --experts a Mixtral-style MoE llama.cpp runs)")
 	f.Uint64Var(&seed, "seed", 1, "random seed")
 	f.IntVar(&layers, "layers", 0, "override the layer count")
+	f.IntVar(&shards, "shards", 1, "OUTPUT.safetensors (a float master): split into this many shards plus model.safetensors.index.json")
 	f.IntVar(&experts, "experts", 0, "add 3-D expert tensors with this many experts (bitnet archs: to blk.0 only; llama: an MoE FFN in every layer)")
 	f.IntVar(&expertsUsed, "experts-used", 0, "llama.expert_used_count (--arch llama; default min(2, --experts))")
 	f.BoolVar(&odd, "odd", false, "add a tensor whose row length is not a multiple of 128")
