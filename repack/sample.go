@@ -39,7 +39,7 @@ import (
 // independent and be too narrow when blocks differ. For a float master z^
 // is not a mean: the absmean scale s is itself estimated from the sample
 // (format.Ternarize on the sampled weights), so its variance is the
-// delete-a-group jackknife over G = min(n, 20) random groups of blocks:
+// delete-a-group jackknife over G = min(n, 64) random groups of blocks:
 // Var = (1 - n/M) * (G-1)/G * sum_g (z_(-g) - mean z_(-g))^2, where z_(-g)
 // ternarizes the sample without group g (scale included).
 //
@@ -50,6 +50,14 @@ import (
 // model total is stratified (tensors are strata): z^ = sum W_h z^_h with
 // W_h the weight share, SE^2 = sum W_h^2 SE_h^2, with SE_h the larger of the
 // cluster SE and the Wilson half-width / 1.96; interval +- 1.96 SE.
+//
+// Measured (sample_test.go, F32 rows with log-normal scales, sigma 0.4, N =
+// 64, 160 intervals): the jackknife intervals cover the exact z 93% of the
+// time, the Wilson interval over weights 64%. With stronger row-to-row
+// variation (sigma 0.6) coverage drops to about 90%: the mean of a skewed
+// population has a skewed estimate whose variance is underestimated
+// exactly when the scale is (a sample that misses the large rows), so use
+// N >= 64 on such tensors.
 //
 // A tensor of at most N blocks is read whole and reported exactly. Zero
 // rows, dead neurons and BITCOS sizes need every row: in sampled mode the
@@ -233,11 +241,12 @@ func masterFloats(t ggufx.GGMLType, raw []byte) []float32 {
 	return w
 }
 
-// jackknife returns z of the sample without each of G groups of blocks
-// (block j in group j mod G; blocks are in draw order, so groups are
-// random), each ternarized with its own absmean scale.
+// jackknife returns z of the sample without each of G = min(n, 64) groups
+// of blocks (block j in group j mod G; blocks are in draw order, so groups
+// are random), each ternarized with its own absmean scale (so the cost is
+// G passes over the sample).
 func jackknife(w []float32, uw, n int) []float64 {
-	g := min(n, 20)
+	g := min(n, 64)
 	out := make([]float64, g)
 	sub := make([]float32, 0, len(w))
 	var p format.Planes
