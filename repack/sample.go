@@ -1,6 +1,7 @@
 package repack
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"golang.org/x/sync/errgroup"
 )
 
 // Sampled stats (stats --sample N) read N blocks of each ternary tensor
@@ -125,25 +127,37 @@ func drawBlocks(name string, seed uint64, n, m int64) []int64 {
 }
 
 // readBlocks reads the blocks idx (each ub bytes) of tensor i, in the order
-// of idx, coalescing runs of adjacent blocks into one read.
+// of idx, coalescing runs of adjacent blocks into one read. Up to
+// readParallel reads are in flight at once: over HTTP a sampled tensor is
+// dozens of small range requests, and their round trips, not their bytes,
+// are the cost.
 func readBlocks(f *input, i int, idx []int64, ub int) ([]byte, error) {
 	t := f.Tensors[i]
 	order := make([]int, len(idx))
 	for j := range order {
 		order[j] = j
 	}
-	slices.SortFunc(order, func(a, b int) int { return int(idx[a] - idx[b]) })
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(idx[a], idx[b]) })
 	sorted := make([]byte, len(idx)*ub)
+	var g errgroup.Group
+	g.SetLimit(readParallel)
 	for s := 0; s < len(order); {
 		e := s + 1
 		for e < len(order) && idx[order[e]] == idx[order[e-1]]+1 {
 			e++
 		}
+		dst := sorted[s*ub : e*ub]
 		off := int64(f.DataOffset+t.Offset) + idx[order[s]]*int64(ub)
-		if n, err := f.ReaderAt().ReadAt(sorted[s*ub:e*ub], off); n < (e-s)*ub {
-			return nil, fmt.Errorf("%s: tensor %q: reading sampled blocks at offset %d: %w", f.Path, t.Name, off, err)
-		}
+		g.Go(func() error {
+			if n, err := f.ReaderAt().ReadAt(dst, off); n < len(dst) {
+				return fmt.Errorf("%s: tensor %q: reading sampled blocks at offset %d: %w", f.Path, t.Name, off, err)
+			}
+			return nil
+		})
 		s = e
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	out := make([]byte, len(sorted))
 	for j, o := range order {
@@ -151,6 +165,9 @@ func readBlocks(f *input, i int, idx []int64, ub int) ([]byte, error) {
 	}
 	return out, nil
 }
+
+// readParallel is the number of concurrent block reads of one tensor.
+const readParallel = 16
 
 // sampleTensor estimates tensor i's zero density from n blocks. It returns
 // ok == false when the tensor is to be read whole instead (no sampling

@@ -39,6 +39,7 @@ func TestJSONKeysAreSnakeCase(t *testing.T) {
 	}{
 		{"repack", []string{"repack", "--json", fixture, out}, nil},
 		{"stats", []string{"stats", "--json", out}, nil},
+		{"stats sampled", []string{"stats", "--json", "--sample", "4", out}, nil},
 		{"verify", []string{"verify", "--json", fixture, out}, nil},
 		{"card", []string{"card", "--json", out, "-o", filepath.Join(dir, "card")}, nil},
 		{"ppl", nil, pplJSON},

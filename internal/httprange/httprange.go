@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -53,16 +54,19 @@ type Stats struct {
 	Resumes int64 `json:"resumes"`
 }
 
-// Reader is an io.ReaderAt over one URL. It is safe for concurrent use
-// (reads are serialized).
+// Reader is an io.ReaderAt over one URL. It is safe for concurrent use:
+// reads that go straight to the caller's buffer (large or scattered ones)
+// run in parallel, sequential reads through the read-ahead buffer one at a
+// time.
 type Reader struct {
 	url       string
 	size      int64
 	validator string // ETag or Last-Modified of the first response
 	opt       Options
 
+	requests, fetched, resumes atomic.Int64
+
 	mu      sync.Mutex
-	stats   Stats
 	buf     []byte // read-ahead: bytes [bufOff, bufOff+len(buf))
 	bufOff  int64
 	lastEnd int64 // end of the previous ReadAt, for sequential detection
@@ -104,9 +108,7 @@ func (r *Reader) URL() string { return r.url }
 
 // Stats returns the traffic so far.
 func (r *Reader) Stats() Stats {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.stats
+	return Stats{Requests: r.requests.Load(), BytesFetched: r.fetched.Load(), Resumes: r.resumes.Load()}
 }
 
 // ReadAt reads len(p) bytes at off. Like os.File.ReadAt it returns io.EOF
@@ -115,8 +117,6 @@ func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 	if off < 0 {
 		return 0, fmt.Errorf("%s: negative offset %d", r.url, off)
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	if off >= r.size {
 		if len(p) == 0 {
 			return 0, nil
@@ -128,14 +128,19 @@ func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 	if rest := r.size - off; int64(len(p)) > rest {
 		want, short = p[:rest], true
 	}
+	r.mu.Lock()
 	seq := len(p) >= minReadAhead && (off == r.lastEnd || (off == 0 && r.lastEnd < 0))
 	n := r.fromBuf(want, off)
-	if n < len(want) {
-		if err := r.fill(want[n:], off+int64(n), seq); err != nil {
-			return n, err
-		}
-	}
 	r.lastEnd = off + int64(len(want))
+	var err error
+	if n < len(want) {
+		err = r.fill(want[n:], off+int64(n), seq) // unlocks r.mu
+	} else {
+		r.mu.Unlock()
+	}
+	if err != nil {
+		return n, err
+	}
 	if short {
 		return len(want), io.EOF
 	}
@@ -154,7 +159,9 @@ func (r *Reader) fromBuf(p []byte, off int64) int {
 // fill fetches [off, off+len(p)). A read of at least 4 KiB that continues
 // the previous one (seq) and is smaller than the window fetches the window
 // into the buffer; any other read goes straight into p (so adjacent sampled
-// blocks do not each pull a window).
+// blocks do not each pull a window). It is called with r.mu held and
+// releases it: at once for a direct read, after the fetch for a buffered
+// one.
 func (r *Reader) fill(p []byte, off int64, seq bool) error {
 	ctx := context.Background()
 	switch {
@@ -166,8 +173,10 @@ func (r *Reader) fill(p []byte, off int64, seq bool) error {
 		r.window = min(2*r.window, r.opt.MaxReadAhead)
 	}
 	if !seq || len(p) >= r.window {
+		r.mu.Unlock()
 		return r.fetch(ctx, p, off)
 	}
+	defer r.mu.Unlock()
 	n := int64(r.window)
 	if rest := r.size - off; n > rest {
 		n = rest
@@ -193,7 +202,7 @@ func (r *Reader) fetch(ctx context.Context, p []byte, off int64) error {
 	wait := r.opt.Backoff
 	for got < len(p) {
 		if got > 0 || failures > 0 {
-			r.stats.Resumes++
+			r.resumes.Add(1)
 		}
 		n, err := r.get(ctx, p[got:], off+int64(got))
 		got += n
@@ -239,7 +248,7 @@ func (r *Reader) get(ctx context.Context, p []byte, off int64) (int, error) {
 	if r.validator != "" {
 		req.Header.Set("If-Range", r.validator)
 	}
-	r.stats.Requests++
+	r.requests.Add(1)
 	resp, err := r.opt.Client.Do(req)
 	if err != nil {
 		return 0, err
@@ -279,7 +288,7 @@ func (r *Reader) get(ctx context.Context, p []byte, off int64) (int, error) {
 		p = p[:max(total-off, 0)]
 	}
 	n, err := io.ReadFull(resp.Body, p)
-	r.stats.BytesFetched += int64(n)
+	r.fetched.Add(int64(n))
 	if err != nil {
 		return n, fmt.Errorf("%s: response cut after %d of %d bytes: %w", r.url, n, len(p), err)
 	}

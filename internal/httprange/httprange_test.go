@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -170,6 +171,47 @@ func TestChangedFile(t *testing.T) {
 		os.Chtimes(p, c.when, c.when)
 		if _, err := r.ReadAt(make([]byte, 10), 500); err == nil || !strings.Contains(err.Error(), "changed on the server") {
 			t.Fatalf("%d bytes: error %v, want a changed file", c.n, err)
+		}
+	}
+}
+
+// Concurrent reads (sampled blocks in flight together, a sequential reader
+// beside them) each get their own bytes, on a server that cuts responses.
+func TestConcurrentReads(t *testing.T) {
+	dir := t.TempDir()
+	const size = 2 << 20
+	want := file(t, dir, "f.bin", size)
+	srv := httprangetest.Serve(t, dir, httprangetest.Options{CutAfter: 50 << 10})
+	r, err := httprange.Open(context.Background(), srv.File("f.bin"), fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 17)
+	for g := range 16 {
+		go func() {
+			rng := rand.New(rand.NewPCG(uint64(g), 1))
+			for range 20 {
+				n := 1 + rng.IntN(200<<10)
+				off := rng.IntN(size - n)
+				p := make([]byte, n)
+				if _, err := r.ReadAt(p, int64(off)); err != nil || !bytes.Equal(p, want[off:off+n]) {
+					errs <- fmt.Errorf("%d bytes at %d: %v", n, off, err)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	go func() {
+		got, err := io.ReadAll(bufio.NewReaderSize(io.NewSectionReader(r, 0, size), 1<<16))
+		if err == nil && !bytes.Equal(got, want) {
+			err = fmt.Errorf("sequential read: wrong bytes")
+		}
+		errs <- err
+	}()
+	for range 17 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
 		}
 	}
 }
