@@ -35,6 +35,8 @@ type SourceInfo struct {
 	Format string   `json:"format"` // "safetensors"
 	Files  []string `json:"files"`
 	Bytes  int64    `json:"bytes"` // all files
+	// Config is the config.json read for the architecture, if any.
+	Config string `json:"config,omitempty"`
 	// Omitted lists tensors a GGUF cannot hold (dtype, rank), not counted.
 	Omitted []string `json:"omitted,omitempty"`
 }

@@ -226,7 +226,7 @@ func TestSafetensorsMaster(t *testing.T) {
 				t.Fatal(err)
 			}
 			files, err := modelgen.WriteSafetensors(in, filepath.Join(dir, "model.safetensors"), 3)
-			if err != nil || len(files) != 4 {
+			if err != nil || len(files) != 5 {
 				t.Fatalf("%v: %v", files, err)
 			}
 			want, err := Stats(in, true, nil)
@@ -261,7 +261,8 @@ func TestSafetensorsMaster(t *testing.T) {
 						t.Fatalf("%s: %s z %v, repack --ternarize wrote %s at z %v", name, ts.Name, ts.Z, r.Name, r.Z)
 					}
 				}
-				if got.Source == nil || got.Source.Format != "safetensors" || got.Model.Parameters != want.Model.Parameters {
+				if got.Source == nil || got.Source.Format != "safetensors" || got.Model.Parameters != want.Model.Parameters ||
+					got.Model.Architecture != want.Model.Architecture || got.Memory.KVCache != want.Memory.KVCache || got.Memory.KVCache == 0 {
 					t.Fatalf("%s: source %+v, %d parameters (want %d)", name, got.Source, got.Model.Parameters, want.Model.Parameters)
 				}
 				if IsURL(name) && (got.Remote == nil || got.Remote.Resumes == 0) {

@@ -1,11 +1,14 @@
 package repack
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/httprange"
 	"github.com/gguf-bitcos/gguf-bitcos/safetensors"
 )
 
@@ -36,16 +39,9 @@ func (s *statsSource) openSafetensors(name string) (*input, error) {
 	files := []string{name}
 	var ix *safetensors.Index
 	if strings.HasSuffix(name, ".json") {
-		r, size, err := s.openAt(name)
+		b, err := s.readSmall(name)
 		if err != nil {
 			return nil, err
-		}
-		if size > safetensors.MaxHeaderBytes {
-			return nil, fmt.Errorf("%s: index is %d bytes, more than %d", name, size, safetensors.MaxHeaderBytes)
-		}
-		b := make([]byte, size)
-		if n, err := r.ReadAt(b, 0); int64(n) < size {
-			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		if ix, err = safetensors.ParseIndex(b, name); err != nil {
 			return nil, err
@@ -58,6 +54,11 @@ func (s *statsSource) openSafetensors(name string) (*input, error) {
 	s.info = &SourceInfo{Format: "safetensors", Files: files}
 	h := ggufx.Header{Version: 3, Alignment: ggufx.DefaultAlignment,
 		KVs: []ggufx.KV{ggufx.KVString("general.name", strings.TrimSuffix(path2base(name), ".json"))}}
+	kvs, err := s.configKVs(sibling(name, safetensors.ConfigName))
+	if err != nil {
+		return nil, err
+	}
+	h.KVs = append(h.KVs, kvs...)
 	type ref struct {
 		r   io.ReaderAt
 		off uint64
@@ -124,6 +125,50 @@ func (s *statsSource) openSafetensors(name string) (*input, error) {
 		return nil, err
 	}
 	return &input{File: f}, nil
+}
+
+// readSmall reads a whole small file (an index, a config).
+func (s *statsSource) readSmall(name string) ([]byte, error) {
+	r, size, err := s.openAt(name)
+	if err != nil {
+		return nil, err
+	}
+	if size > safetensors.MaxHeaderBytes {
+		return nil, fmt.Errorf("%s: %d bytes, more than %d", name, size, safetensors.MaxHeaderBytes)
+	}
+	b := make([]byte, size)
+	if n, err := r.ReadAt(b, 0); int64(n) < size {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return b, nil
+}
+
+// configKVs turns the checkpoint's config.json, when there is one, into the
+// KVs the report's model line and memory estimate read: the architecture
+// is the config's model_type. A missing config is no error (the report then
+// has no architecture and no KV cache estimate); an unreadable one is.
+func (s *statsSource) configKVs(name string) ([]ggufx.KV, error) {
+	b, err := s.readSmall(name)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, httprange.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	c, err := safetensors.ParseConfig(b, name)
+	if err != nil || c.ModelType == "" {
+		return nil, err
+	}
+	s.info.Config = name
+	a := c.ModelType
+	return []ggufx.KV{
+		ggufx.KVString("general.architecture", a),
+		ggufx.KVUint32(a+".block_count", c.NumHiddenLayers),
+		ggufx.KVUint32(a+".embedding_length", c.HiddenSize),
+		ggufx.KVUint32(a+".feed_forward_length", c.IntermediateSize),
+		ggufx.KVUint32(a+".attention.head_count", c.NumAttentionHeads),
+		ggufx.KVUint32(a+".attention.head_count_kv", c.NumKeyValueHeads),
+	}, nil
 }
 
 func path2base(name string) string {

@@ -6,8 +6,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"testing"
 
+	"github.com/gguf-bitcos/gguf-bitcos/internal/httprange/httprangetest"
 	"github.com/gguf-bitcos/gguf-bitcos/safetensors"
 )
 
@@ -44,6 +46,12 @@ func TestIntervalCoverage(t *testing.T) {
 	exact, err := StatsWith(path, StatsOptions{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// No config.json beside it, locally or over HTTP: no architecture.
+	srv := httprangetest.Serve(t, filepath.Dir(path), httprangetest.Options{})
+	remote, err := StatsWith(srv.File("g.safetensors"), StatsOptions{HTTP: fastHTTP})
+	if err != nil || exact.Model.Architecture != "" || remote.Model.Architecture != "" || !reflect.DeepEqual(remote.Tensors, exact.Tensors) {
+		t.Fatalf("without config.json: %v, architecture %q", err, exact.Model.Architecture)
 	}
 	in, wil, all := 0, 0, 0
 	for seed := range uint64(40) {

@@ -230,17 +230,24 @@ func (r *Reader) fetch(ctx context.Context, p []byte, off int64) error {
 	return nil
 }
 
+// ErrNotFound is wrapped by the error for a 404 or 410 answer.
+var ErrNotFound = errors.New("not found")
+
 // permanentError is an answer that retrying will not change.
-type permanentError struct{ msg string }
+type permanentError struct {
+	msg string
+	err error
+}
 
 func (e *permanentError) Error() string { return e.msg }
+func (e *permanentError) Unwrap() error { return e.err }
 
 // get makes one range request for p at off and reads what arrives; a cut
 // body returns the bytes read with an error.
 func (r *Reader) get(ctx context.Context, p []byte, off int64) (int, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.url, nil)
 	if err != nil {
-		return 0, &permanentError{err.Error()}
+		return 0, &permanentError{msg: err.Error(), err: err}
 	}
 	end := off + int64(len(p)) - 1
 	req.Header.Set("Range", fmt.Sprintf("bytes=%d-%d", off, end))
@@ -260,20 +267,22 @@ func (r *Reader) get(ctx context.Context, p []byte, off int64) (int, error) {
 		resp.StatusCode == http.StatusOK && resp.ContentLength == 0):
 		return 0, errEmpty // ranges of an empty file: 416, or 200 with nothing
 	case resp.StatusCode == http.StatusOK && r.validator != "":
-		return 0, &permanentError{fmt.Sprintf("%s: the file changed on the server (If-Range %s no longer matches)", r.url, r.validator)}
+		return 0, &permanentError{msg: fmt.Sprintf("%s: the file changed on the server (If-Range %s no longer matches)", r.url, r.validator)}
 	case resp.StatusCode == http.StatusOK:
-		return 0, &permanentError{fmt.Sprintf("%s: the server ignores range requests (200 for Range: bytes=%d-%d)", r.url, off, end)}
+		return 0, &permanentError{msg: fmt.Sprintf("%s: the server ignores range requests (200 for Range: bytes=%d-%d)", r.url, off, end)}
 	case resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests:
 		return 0, fmt.Errorf("%s: %s", r.url, resp.Status)
+	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone:
+		return 0, &permanentError{fmt.Sprintf("%s: %s", r.url, resp.Status), ErrNotFound}
 	default:
-		return 0, &permanentError{fmt.Sprintf("%s: %s", r.url, resp.Status)}
+		return 0, &permanentError{msg: fmt.Sprintf("%s: %s", r.url, resp.Status)}
 	}
 	start, total, err := contentRange(resp.Header.Get("Content-Range"))
 	if err != nil {
-		return 0, &permanentError{fmt.Sprintf("%s: %v", r.url, err)}
+		return 0, &permanentError{msg: fmt.Sprintf("%s: %v", r.url, err)}
 	}
 	if start != off {
-		return 0, &permanentError{fmt.Sprintf("%s: asked for bytes from %d, the server sent from %d", r.url, off, start)}
+		return 0, &permanentError{msg: fmt.Sprintf("%s: asked for bytes from %d, the server sent from %d", r.url, off, start)}
 	}
 	if r.size < 0 {
 		r.size = total
@@ -282,7 +291,7 @@ func (r *Reader) get(ctx context.Context, p []byte, off int64) (int, error) {
 			r.validator = resp.Header.Get("Last-Modified")
 		}
 	} else if total != r.size {
-		return 0, &permanentError{fmt.Sprintf("%s: the file changed on the server (size %d, was %d)", r.url, total, r.size)}
+		return 0, &permanentError{msg: fmt.Sprintf("%s: the file changed on the server (size %d, was %d)", r.url, total, r.size)}
 	}
 	if int64(len(p)) > total-off {
 		p = p[:max(total-off, 0)]

@@ -2,6 +2,7 @@ package modelgen
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -45,9 +46,13 @@ func WriteSafetensors(src, out string, shards int) ([]string, error) {
 		ts[i] = safetensors.Data{Name: safetensors.HFName(t.Name), DType: dt, Shape: shape}
 		total += t.Size
 	}
+	config, err := writeConfig(f, filepath.Join(filepath.Dir(out), safetensors.ConfigName))
+	if err != nil {
+		return nil, err
+	}
 	shards = max(1, min(shards, len(ts)))
 	if shards == 1 {
-		return []string{out}, writeShard(f, out, ts, 0)
+		return []string{out, config}, writeShard(f, out, ts, 0)
 	}
 	prefix := strings.TrimSuffix(out, ".safetensors")
 	index := prefix + ".safetensors.index.json"
@@ -81,7 +86,30 @@ func WriteSafetensors(src, out string, shards int) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return files, os.WriteFile(index, b, 0o644)
+	return append(files, config), os.WriteFile(index, b, 0o644)
+}
+
+// writeConfig writes the transformers config.json of f's hyper-parameters
+// (the keys stats reads; model_type is general.architecture).
+func writeConfig(f *ggufx.File, path string) (string, error) {
+	arch := ""
+	if kv, ok := f.KV("general.architecture"); ok {
+		arch, _ = kv.AsString()
+	}
+	c := map[string]any{"model_type": arch}
+	for key, hf := range map[string]string{
+		"block_count": "num_hidden_layers", "embedding_length": "hidden_size", "feed_forward_length": "intermediate_size",
+		"attention.head_count": "num_attention_heads", "attention.head_count_kv": "num_key_value_heads",
+	} {
+		if kv, ok := f.KV(arch + "." + key); ok {
+			c[hf], _ = kv.AsUint64()
+		}
+	}
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	return path, os.WriteFile(path, b, 0o644)
 }
 
 // writeShard streams tensors first.. of f (described by ts) into path.
