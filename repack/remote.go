@@ -47,6 +47,8 @@ type RemoteStats struct {
 	Requests     int64 `json:"requests"`
 	BytesFetched int64 `json:"bytes_fetched"`
 	Resumes      int64 `json:"resumes"`
+	// HeaderBytes approximates the response headers received on top.
+	HeaderBytes int64 `json:"response_header_bytes"`
 	// FetchedShare is BytesFetched over the remote files' total size.
 	FetchedShare float64 `json:"fetched_share"`
 }
@@ -168,6 +170,7 @@ func (s *statsSource) finish(fs *FileStats, ivs []*ZInterval) {
 			r.Requests += st.Requests
 			r.BytesFetched += st.BytesFetched
 			r.Resumes += st.Resumes
+			r.HeaderBytes += st.HeaderBytes
 			size += x.Size()
 		}
 		if size > 0 {
@@ -216,7 +219,8 @@ func storedGroup(f *input, i int) int {
 	return int(t.Dims[0] / f.Tensors[j].Dims[0])
 }
 
-// describeRemote is a one-line account of the traffic, for the CLI.
+// String is a one-line account of the traffic, for the CLI.
 func (r *RemoteStats) String() string {
-	return fmt.Sprintf("fetched %d bytes (%.3f%% of %d file(s)) in %d requests, %d resumed", r.BytesFetched, 100*r.FetchedShare, r.Files, r.Requests, r.Resumes)
+	return fmt.Sprintf("fetched %d bytes (%.3f%% of %d file(s)) in %d requests (%d resumed) plus about %d bytes of response headers",
+		r.BytesFetched, 100*r.FetchedShare, r.Files, r.Requests, r.Resumes, r.HeaderBytes)
 }

@@ -52,6 +52,10 @@ type Stats struct {
 	BytesFetched int64 `json:"bytes_fetched"`
 	// Resumes counts requests that continued a cut response.
 	Resumes int64 `json:"resumes"`
+	// HeaderBytes approximates the response status lines and headers
+	// received (as they would be written in HTTP/1.1): per-request
+	// overhead that BytesFetched leaves out.
+	HeaderBytes int64 `json:"response_header_bytes"`
 }
 
 // Reader is an io.ReaderAt over one URL. It is safe for concurrent use:
@@ -64,7 +68,7 @@ type Reader struct {
 	validator string // ETag or Last-Modified of the first response
 	opt       Options
 
-	requests, fetched, resumes atomic.Int64
+	requests, fetched, resumes, headers atomic.Int64
 
 	mu      sync.Mutex
 	buf     []byte // read-ahead: bytes [bufOff, bufOff+len(buf))
@@ -108,7 +112,7 @@ func (r *Reader) URL() string { return r.url }
 
 // Stats returns the traffic so far.
 func (r *Reader) Stats() Stats {
-	return Stats{Requests: r.requests.Load(), BytesFetched: r.fetched.Load(), Resumes: r.resumes.Load()}
+	return Stats{Requests: r.requests.Load(), BytesFetched: r.fetched.Load(), Resumes: r.resumes.Load(), HeaderBytes: r.headers.Load()}
 }
 
 // ReadAt reads len(p) bytes at off. Like os.File.ReadAt it returns io.EOF
@@ -261,6 +265,7 @@ func (r *Reader) get(ctx context.Context, p []byte, off int64) (int, error) {
 		return 0, err
 	}
 	defer resp.Body.Close()
+	r.headers.Add(headerBytes(resp))
 	switch {
 	case resp.StatusCode == http.StatusPartialContent:
 	case r.size < 0 && (resp.StatusCode == http.StatusRequestedRangeNotSatisfiable && resp.Header.Get("Content-Range") == "bytes */0" ||
@@ -302,6 +307,17 @@ func (r *Reader) get(ctx context.Context, p []byte, off int64) (int, error) {
 		return n, fmt.Errorf("%s: response cut after %d of %d bytes: %w", r.url, n, len(p), err)
 	}
 	return n, nil
+}
+
+// headerBytes is the size of resp's status line and headers in HTTP/1.1.
+func headerBytes(resp *http.Response) int64 {
+	n := int64(len(resp.Proto) + 1 + len(resp.Status) + 2 + 2)
+	for k, vs := range resp.Header {
+		for _, v := range vs {
+			n += int64(len(k) + 2 + len(v) + 2)
+		}
+	}
+	return n
 }
 
 // contentRange parses "bytes START-END/TOTAL".

@@ -215,3 +215,18 @@ func TestConcurrentReads(t *testing.T) {
 		}
 	}
 }
+
+func TestHeaderBytes(t *testing.T) {
+	dir := t.TempDir()
+	file(t, dir, "f.bin", 100)
+	srv := httprangetest.Serve(t, dir, httprangetest.Options{})
+	r, err := httprange.Open(context.Background(), srv.File("f.bin"), fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Go's file server answers a range with Accept-Ranges, Content-Length,
+	// Content-Range, Content-Type, Date and Last-Modified: 150-300 bytes.
+	if h := r.Stats().HeaderBytes; h < 150 || h > 300 {
+		t.Fatalf("one response: %d header bytes", h)
+	}
+}
