@@ -12,9 +12,9 @@ import (
 // writeModel writes spec s as GGUF, or, for an OUTPUT.safetensors, as the
 // Hugging Face checkpoint of the same float master (a GGUF written next to
 // it first, then converted and removed).
-func writeModel(out string, s modelgen.Spec, shards int) error {
+func writeModel(out string, s modelgen.Spec, shards int, progress func(done, total int64)) error {
 	if !strings.HasSuffix(out, ".safetensors") {
-		if err := modelgen.Write(out, s); err != nil {
+		if err := modelgen.WriteProgress(out, s, progress); err != nil {
 			return err
 		}
 		fmt.Fprintln(stdout, "wrote", filepath.Clean(out))
@@ -22,7 +22,7 @@ func writeModel(out string, s modelgen.Spec, shards int) error {
 	}
 	tmp := strings.TrimSuffix(out, ".safetensors") + ".tmp-master.gguf"
 	defer os.Remove(tmp)
-	if err := modelgen.Write(tmp, s); err != nil {
+	if err := modelgen.WriteProgress(tmp, s, progress); err != nil {
 		return err
 	}
 	files, err := modelgen.WriteSafetensors(tmp, out, shards)
