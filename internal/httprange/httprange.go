@@ -32,7 +32,7 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultMaxReadAhead = 4 << 20
+	DefaultMaxReadAhead = 1 << 20
 	DefaultRetries      = 8
 	minReadAhead        = 4 << 10 // smaller reads never trigger read-ahead
 )
