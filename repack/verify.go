@@ -133,7 +133,7 @@ func Verify(original, repacked string) (*VerifyResult, error) {
 	return v, nil
 }
 
-func isTernaryType(t ggufx.GGMLType) bool { return t == ggufx.TypeBITCOS || CodecFor(t) != nil }
+func isTernaryType(t ggufx.GGMLType) bool { return t == ggufx.TypeBITCOS || format.CodecFor(t) != nil }
 
 // loadAny loads a stock ternary tensor or a BITCOS family.
 func loadAny(f *input, i int, b *tensorBuf) error {
