@@ -6,8 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -60,6 +60,7 @@ func benchRepack(in string, runs int) error {
 	defer os.Remove(rpOut)
 	var copies, repacks []time.Duration
 	var rss int64
+	rssKnown := true
 	for r := 0; r < runs; r++ {
 		t0 := time.Now()
 		if err := copyFile(in, cp); err != nil {
@@ -75,9 +76,8 @@ func benchRepack(in string, runs int) error {
 			return fmt.Errorf("repack: %w", err)
 		}
 		repacks = append(repacks, time.Since(t0))
-		if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			rss = max(rss, ru.Maxrss*1024)
-		}
+		r, ok := peakRSS(c.ProcessState)
+		rss, rssKnown = max(rss, r), rssKnown && ok
 		os.Remove(rpOut)
 	}
 	mb := float64(size) / 1e6
@@ -91,6 +91,10 @@ func benchRepack(in string, runs int) error {
 	fmt.Fprintf(stdout, "repack speed / copy speed: %.2fx (medians), %.2fx (best); goal >= 0.80x\n",
 		med(copies).Seconds()/med(repacks).Seconds(), copies[0].Seconds()/repacks[0].Seconds())
 	goal := int64(256<<20) + int64(largest)
+	if !rssKnown {
+		fmt.Fprintf(stdout, "repack peak RSS not reported on %s (goal <= 256 MiB + largest tensor = %s)\n", runtime.GOOS, human(goal))
+		return nil
+	}
 	fmt.Fprintf(stdout, "repack peak RSS %s (goal <= 256 MiB + largest tensor = %s)\n", human(rss), human(goal))
 	return nil
 }
