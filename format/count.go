@@ -17,10 +17,12 @@ type codeCounter interface {
 	codeSpan() codeSpan
 }
 
-// codeSpan places the codes: each block of blockElems weights takes
-// blockBytes bytes, of which bytes [off, off+len) hold the codes.
+// codeSpan places the codes and scales: each block of blockElems weights
+// takes blockBytes bytes, of which bytes [off, off+len) hold the codes and
+// the two at scaleOff its fp16 scale; scaleOff -1 means one f32 per tensor,
+// right after the codes.
 type codeSpan struct {
-	off, len, blockBytes, blockElems int
+	off, len, blockBytes, blockElems, scaleOff int
 }
 
 // CountRowNonZeros counts the non-zero weights of every row of a stock
@@ -30,14 +32,15 @@ type codeSpan struct {
 // code is 1 (bits 01) and invalid iff it is 3 (bits 11), whatever the field
 // order, so a 64-bit word of codes has popcount(w &^ (w>>1) & 0x55..55)
 // zeros. A tensor holding code 3 gets the exact *NotTernaryError its Decode
-// reports.
+// reports; one with a NaN or infinite scale a *BadScaleError (CheckScales),
+// the same as decoding and checking.
 func CountRowNonZeros(c Codec, src []byte, k, rows int, dst []int) ([]int, error) {
 	cc, ok := c.(codeCounter)
 	if !ok {
 		return dst, ErrNoCounter
 	}
 	span := cc.codeSpan()
-	qsOff, qsLen, blockBytes, blockElems := span.off, span.len, span.blockBytes, span.blockElems
+	qsOff, qsLen, blockBytes, blockElems, scaleOff := span.off, span.len, span.blockBytes, span.blockElems, span.scaleOff
 	if !c.Supports(k) || rows < 0 || len(src) != c.TensorBytes(k, rows) {
 		var p Planes
 		var s Scales
@@ -80,6 +83,14 @@ func CountRowNonZeros(c Codec, src []byte, k, rows int, dst []int) ([]int, error
 		var p Planes
 		var s Scales
 		return dst, c.Decode(src, k, rows, &p, &s)
+	}
+	if scaleOff < 0 {
+		return dst, checkF32(binary.LittleEndian.Uint32(src[rows*k/4:]))
+	}
+	for j := 0; j < rows*perRow; j++ {
+		if err := checkF16(j, binary.LittleEndian.Uint16(src[j*blockBytes+scaleOff:])); err != nil {
+			return dst, err
+		}
 	}
 	return dst, nil
 }

@@ -45,7 +45,7 @@ func (i2sCodec) Type() ggufx.GGMLType { return ggufx.TypeI2_S }
 // Redundant: codes, the scale and the 28 tail bytes (Scales.Tail) map one
 // to one.
 func (i2sCodec) Redundant() bool    { return false }
-func (i2sCodec) codeSpan() codeSpan { return codeSpan{0, i2sBytes, i2sBytes, i2sElems} }
+func (i2sCodec) codeSpan() codeSpan { return codeSpan{0, i2sBytes, i2sBytes, i2sElems, -1} }
 
 // Supports requires whole 128-weight blocks per row (the layout itself runs
 // blocks over the flat tensor; this project only handles aligned rows).

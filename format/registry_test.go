@@ -41,7 +41,8 @@ func TestRegistryKeys(t *testing.T) {
 // TestRegistrySizes: each codec's sizes are ggufx's sizes of its type, its
 // declared scale group is what Decode reports, and a code span lies inside
 // its block and holds 4 codes per byte in whole 16-byte steps (the counter
-// reads 16 bytes at a time).
+// reads 16 bytes at a time), beside the block's fp16 scale or before one f32
+// per tensor.
 func TestRegistrySizes(t *testing.T) {
 	for _, c := range StockCodecs() {
 		for _, k := range []int{128, 256, 768, 2560} {
@@ -62,7 +63,10 @@ func TestRegistrySizes(t *testing.T) {
 		}
 		if cc, ok := c.(codeCounter); ok {
 			sp := cc.codeSpan()
-			if sp.len%16 != 0 || sp.off < 0 || sp.off+sp.len > sp.blockBytes || sp.len*4 != sp.blockElems {
+			codes := sp.len%16 == 0 && sp.off >= 0 && sp.off+sp.len <= sp.blockBytes && sp.len*4 == sp.blockElems
+			scale := sp.scaleOff == -1 && c.ScaleGroup() == 0 ||
+				sp.scaleOff >= 0 && sp.scaleOff+2 <= sp.blockBytes && (sp.scaleOff+2 <= sp.off || sp.scaleOff >= sp.off+sp.len) && c.ScaleGroup() == sp.blockElems
+			if !codes || !scale {
 				t.Errorf("%s: code span %+v", c.Name(), sp)
 			}
 		}

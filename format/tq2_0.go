@@ -34,7 +34,7 @@ func (tq2_0Codec) Type() ggufx.GGMLType { return ggufx.TypeTQ2_0 }
 func (tq2_0Codec) Supports(k int) bool  { return k > 0 && k%tq2Elems == 0 }
 func (tq2_0Codec) ScaleGroup() int      { return tq2Elems }
 func (tq2_0Codec) Redundant() bool      { return false } // codes and d map one to one
-func (tq2_0Codec) codeSpan() codeSpan   { return codeSpan{0, 64, tq2Bytes, tq2Elems} }
+func (tq2_0Codec) codeSpan() codeSpan   { return codeSpan{0, 64, tq2Bytes, tq2Elems, 64} }
 
 // TensorBytes returns -1 for a shape the layout cannot hold.
 func (tq2_0Codec) TensorBytes(k, rows int) int {

@@ -40,6 +40,51 @@ type TensorStats struct {
 	KernelNote string `json:"kernel_note,omitempty"`
 }
 
+// ModelSummary is the file's identity and size in llama.cpp's terms.
+type ModelSummary struct {
+	Architecture string `json:"architecture"`
+	Name         string `json:"name,omitempty"`
+	FileType     int64  `json:"file_type"` // general.file_type (llama_ftype), -1 when absent
+	// Parameters counts the elements of every tensor but BITCOS
+	// companions (which hold no parameters of their own).
+	Parameters    uint64  `json:"parameters"`
+	BitsPerWeight float64 `json:"bits_per_weight"` // tensor data bits (companions included) per parameter
+}
+
+// summarize reads f's identity and counts its parameters.
+func summarize(f *input) ModelSummary {
+	m := ModelSummary{FileType: -1}
+	if kv, ok := f.KV("general.architecture"); ok {
+		m.Architecture, _ = kv.AsString()
+	}
+	if kv, ok := f.KV("general.name"); ok {
+		m.Name, _ = kv.AsString()
+	}
+	if kv, ok := f.KV("general.file_type"); ok {
+		if v, ok := kv.AsInt64(); ok {
+			m.FileType = v
+		}
+	}
+	var bytes uint64
+	for _, t := range f.Tensors {
+		bytes += t.Size
+		if !isCompanion(t.Name) {
+			m.Parameters += t.Elements()
+		}
+	}
+	if m.Parameters > 0 {
+		m.BitsPerWeight = 8 * float64(bytes) / float64(m.Parameters)
+	}
+	return m
+}
+
+// KeptTensor is a tensor repack keeps as it is, and why.
+type KeptTensor struct {
+	Name   string `json:"name"`
+	Type   string `json:"type"`
+	Reason string `json:"reason"`
+}
+
 // DeadNeurons counts, per layer, FFN neurons whose gate and up rows are both
 // all zero.
 type DeadNeurons struct {
@@ -51,10 +96,16 @@ type DeadNeurons struct {
 // FileStats is the stats report of a file.
 type FileStats struct {
 	File      string        `json:"file"`
+	Bitcos    bool          `json:"bitcos_file"` // a BITCOS file (else a stock one, and layouts are predictions)
+	Model     ModelSummary  `json:"model"`
 	FileBytes int64         `json:"file_bytes"`
 	Tensors   []TensorStats `json:"tensors"`
 	Total     TensorStats   `json:"total"`
 	Dead      []DeadNeurons `json:"dead_neurons,omitempty"`
+	// Kept lists the ternary-typed tensors repack keeps in their type
+	// without analysing them (rows it cannot hold, non-ternary codes, a
+	// NaN or infinite scale), with the reason.
+	Kept []KeptTensor `json:"kept_tensors,omitempty"`
 	// BitcosFileBytes is the exact size repack would write (for a stock
 	// file) or the file's size (for a BITCOS file).
 	RepackBytes int64 `json:"repack_file_bytes"`
@@ -104,7 +155,9 @@ func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, er
 	defer f.Close()
 	f.heads = heads
 	fs := &FileStats{File: path, FileBytes: f.FileSize}
-	_, isBitcos := f.KV(KeyVersion)
+	isBitcos := f.meta != nil
+	fs.Bitcos = isBitcos
+	fs.Model = summarize(f)
 	var b tensorBuf
 	zeroRowsOf := map[string][]bool{}
 	var dec []Decision
@@ -131,6 +184,9 @@ func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, er
 		}
 		dec = append(dec, d)
 		if !d.isTernary {
+			if d.Layout == LayoutKept {
+				fs.Kept = append(fs.Kept, KeptTensor{Name: d.Name, Type: d.Type, Reason: d.Reason})
+			}
 			continue
 		}
 		group := b.s.Group // BITCOS: as stored

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
 )
 
 func benchCmd() *cobra.Command {
@@ -28,7 +29,7 @@ func benchCmd() *cobra.Command {
 repack of MODEL in a child process, RUNS times each, into MODEL's directory,
 and reports the best times, their ratio and the repack's peak RSS against the
 goal of 256 MiB + the largest tensor.`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return benchRepack(args[0], runs)
 		},
@@ -84,7 +85,7 @@ func benchRepack(in string, runs int) error {
 	slices.Sort(copies)
 	slices.Sort(repacks)
 	med := func(d []time.Duration) time.Duration { return d[len(d)/2] }
-	fmt.Fprintf(stdout, "file %s (%s), largest tensor %s, %d alternating runs each\n", in, human(size), human(int64(largest)), runs)
+	fmt.Fprintf(stdout, "file %s (%s), largest tensor %s, %d alternating runs each\n", in, units.Bytes(size), units.Bytes(int64(largest)), runs)
 	fmt.Fprintf(stdout, "         best     median   MB/s (median)\n")
 	fmt.Fprintf(stdout, "copy   %7.3fs  %7.3fs  %7.1f\n", copies[0].Seconds(), med(copies).Seconds(), mb/med(copies).Seconds())
 	fmt.Fprintf(stdout, "repack %7.3fs  %7.3fs  %7.1f\n", repacks[0].Seconds(), med(repacks).Seconds(), mb/med(repacks).Seconds())
@@ -92,10 +93,10 @@ func benchRepack(in string, runs int) error {
 		med(copies).Seconds()/med(repacks).Seconds(), copies[0].Seconds()/repacks[0].Seconds())
 	goal := int64(256<<20) + int64(largest)
 	if !rssKnown {
-		fmt.Fprintf(stdout, "repack peak RSS not reported on %s (goal <= 256 MiB + largest tensor = %s)\n", runtime.GOOS, human(goal))
+		fmt.Fprintf(stdout, "repack peak RSS not reported on %s (goal <= 256 MiB + largest tensor = %s)\n", runtime.GOOS, units.Bytes(goal))
 		return nil
 	}
-	fmt.Fprintf(stdout, "repack peak RSS %s (goal <= 256 MiB + largest tensor = %s)\n", human(rss), human(goal))
+	fmt.Fprintf(stdout, "repack peak RSS %s (goal <= 256 MiB + largest tensor = %s)\n", units.Bytes(rss), units.Bytes(goal))
 	return nil
 }
 
