@@ -7,6 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+// 1 when the compiler is GCC, whose target pragmas the shims rely on.
+int ckern_gcc(void) {
+#if defined(__GNUC__) && !defined(__clang__)
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 static bitcos_vec_dot_t ckern_fn(int variant) {
     switch (variant) {
         case CKERN_GENERIC:     return bitcos_vec_dot_q8_K_generic;
