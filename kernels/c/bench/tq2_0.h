@@ -1,5 +1,5 @@
 // TQ2_0 x Q8_K dot products used as the yardstick in the BITCOS benchmarks
-// and tests. Written for gguf-bitcos from the TQ2_0 layout (DESIGN §2), not
+// and tests. Written for gguf-bitcos from the TQ2_0 layout (format/tq2_0.go), not
 // copied from ggml; the numerics match ggml's as stated per function.
 #pragma once
 #include <stdint.h>

@@ -1,5 +1,5 @@
 //go:build cgo
 
-// kernels/c sha256: 54752ff79f7518450ceebe1d9074834f200c00801d61b39aa069f862eed92be9
+// kernels/c sha256: 4ace7b89689f457958330c59f93835d763f01d88ec0ac45321cbcec1adb4a148
 #pragma GCC optimize("fp-contract=off")
 #include "../../c/bitcos_dequant.c"
