@@ -34,7 +34,7 @@ var _ Codec = TQ1_0
 type tq1_0Codec struct{}
 
 const (
-	tq1Elems = 256
+	tq1Elems = ggufx.QK_K
 	tq1Bytes = 54
 )
 

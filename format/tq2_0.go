@@ -24,7 +24,7 @@ var _ Codec = TQ2_0
 type tq2_0Codec struct{}
 
 const (
-	tq2Elems = 256
+	tq2Elems = ggufx.QK_K
 	tq2Bytes = 66
 	tq2Chunk = 128 // blocks per Decode step (8.25 KiB of src)
 )
