@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 4ace7b89689f457958330c59f93835d763f01d88ec0ac45321cbcec1adb4a148
+// kernels/c sha256: 7310b720b050f6580c0aff6b8edf5f1bea15cf3229c24ca93b8946591d9a068f
 // bitcos_avx2_clmul.c for the baseline ISA, under other names: its portable
 // fallback (the scalar permutation, and the kernel as a call to tq2order).
 #pragma GCC optimize("fp-contract=off")

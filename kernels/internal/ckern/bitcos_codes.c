@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 4ace7b89689f457958330c59f93835d763f01d88ec0ac45321cbcec1adb4a148
+// kernels/c sha256: 7310b720b050f6580c0aff6b8edf5f1bea15cf3229c24ca93b8946591d9a068f
 // The AVX2 + BMI2 + FMA build of bitcos_codes.c (target pragma; GCC only).
 #pragma GCC optimize("fp-contract=off")
 #pragma GCC target("avx2,bmi2,f16c,popcnt,fma")
