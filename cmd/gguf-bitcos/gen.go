@@ -77,6 +77,9 @@ func genCmd() *cobra.Command {
 	f.BoolVar(&nonTernary, "non-ternary", false, "put a code 3 into blk.0.attn_q (Q2_0, TQ2_0, I2_S)")
 	f.BoolVar(&out, "output-head", false, "add an untied output.weight")
 	f.BoolVar(&scaleTensors, "scale-tensors", false, "add BitNet's optional <base>.scale tensors")
-	cmd.Hidden = false
+	completeValues(cmd, "type", "tq2_0", "tq1_0", "q2_0", "i2_s", "f16", "bf16", "f32")
+	completeValues(cmd, "shape", "small", "2b")
+	completeValues(cmd, "head", "f16", "bf16", "f32", "tq2_0", "tq1_0", "q2_0", "i2_s")
+	completeValues(cmd, "arch", "bitnet", "bitnet-b1.58", "llama")
 	return cmd
 }
