@@ -171,7 +171,10 @@ func TestCKernelsDenseWordsAllOffsets(t *testing.T) {
 func TestTQ2ParityWithBitcos(t *testing.T) {
 	needCgo(t)
 	rng := rand.New(rand.NewPCG(9, 10))
-	canAVX2 := cpuid.CPU.Supports(cpuid.AVX2, cpuid.F16C) && ckern.Compiled(ckern.AVX2)
+	yardstick := cVariant{name: "tq2_0 avx2 yardsticks"}.simd(ckern.TQ2CompiledAVX2(), cpuid.CPU.Supports(cpuid.AVX2, cpuid.F16C),
+		"generic TQ2_0 kernel", "AVX2/F16C")
+	notRun(t, []cVariant{yardstick})
+	canAVX2 := yardstick.why == ""
 	for _, k := range testKs {
 		m := makeRows(t, rng, k, 20, testZs, false)
 		tq := make([]byte, format.TQ2_0.TensorBytes(k, m.rows))

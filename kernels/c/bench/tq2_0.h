@@ -20,3 +20,5 @@ void tq2_vec_dot_q8_K_avx2(int n, float * s, const tq2_block * x, const void * y
 // AVX2 with an exact int32 sum per block and the generic float steps
 // (bit-exact with generic): what the exact BITCOS epilogue costs TQ2_0.
 void tq2_vec_dot_q8_K_avx2_exact(int n, float * s, const tq2_block * x, const void * y);
+// 1 when the two AVX2 ones were compiled as such, 0 when as calls to generic.
+int tq2_have_avx2(void);

@@ -70,6 +70,10 @@ func Compiled(v Variant) bool {
 	return true
 }
 
+// TQ2CompiledAVX2 reports whether the AVX2 TQ2_0 yardsticks (TQ2AVX2,
+// TQ2AVX2Exact) were compiled with AVX2 (else they run the generic one).
+func TQ2CompiledAVX2() bool { return C.tq2_have_avx2() != 0 }
+
 // GCC reports whether the C compiler is GCC, whose target pragmas the shims
 // here and in ../ckern512 use to enable each kernel's ISA; other compilers
 // (clang) ignore them and build the SIMD files as their fallbacks.

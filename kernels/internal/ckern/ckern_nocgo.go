@@ -27,6 +27,9 @@ const (
 // Compiled is false without cgo.
 func Compiled(Variant) bool { return false }
 
+// TQ2CompiledAVX2 is false without cgo.
+func TQ2CompiledAVX2() bool { return false }
+
 // GCC is false without cgo.
 func GCC() bool { return false }
 
