@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
 
@@ -41,13 +40,6 @@ const maxNameLen = 63
 
 // CompanionBase is the stem companion names are built on.
 func CompanionBase(weight string) string { return strings.TrimSuffix(weight, ".weight") }
-
-// CodecFor is format.CodecFor, the one table from a ggml type to its codec
-// (format/registry.go).
-//
-// Deprecated: call format.CodecFor; this forwarder stays only until
-// unpack.go's two calls move over (they sit in code being rewritten).
-func CodecFor(t ggufx.GGMLType) format.Codec { return format.CodecFor(t) }
 
 // shape2D folds a tensor's dims into (row length, rows).
 func shape2D(dims []uint64) (k, rows int) {
