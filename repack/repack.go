@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -66,13 +65,10 @@ type Report struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// DefaultOutput is where repack writes when no output is given.
-func DefaultOutput(in string) string {
-	if ext := filepath.Ext(in); ext == ".gguf" {
-		return in[:len(in)-len(ext)] + ".bitcos.gguf"
-	}
-	return in + ".bitcos.gguf"
-}
+// DefaultOutput is where repack writes when no output is given: the
+// source type's label in the name replaced by BITCOS, or -BITCOS added
+// (identity.go).
+func DefaultOutput(in string) string { return outputName(in) }
 
 // Repack rewrites the GGUF file at in with every ternary tensor that gets
 // smaller stored as BITCOS. The output is written unnamed (atomicfile) in the

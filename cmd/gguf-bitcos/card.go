@@ -39,5 +39,9 @@ nothing behind when it fails.`,
 	cmd.Flags().StringVarP(&opt.Dir, "output-dir", "o", "", "where README.md and zero-density.svg go (default ./<model>-card/)")
 	cmd.Flags().BoolVar(&opt.Force, "force", false, "replace an existing README.md and chart")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the paths written as JSON")
+	cmd.Flags().StringVar(&opt.License, "license", "", "license in the hub front matter (default: general.license)")
+	cmd.Flags().StringArrayVar(&opt.BaseModels, "base-model", nil, "hub id of the base model, org/name (default: from general.base_model.N.*); repeatable")
+	cmd.Flags().StringArrayVar(&opt.Tags, "tag", nil, "another hub tag (gguf, bitcos, ternary and general.tags are always there); repeatable")
+	cmd.Flags().StringVar(&opt.QuantizedBy, "quantized-by", "", "quantized_by in the hub front matter (default: gguf-bitcos)")
 	return cmd
 }

@@ -32,10 +32,11 @@ func repackCmd() *cobra.Command {
 		Long: `repack rewrites every TQ2_0, TQ1_0, Q2_0 or I2_S tensor whose row length is a
 multiple of 128 as BITCOS when that takes fewer bytes (overheads counted), and
 copies everything else byte for byte. When no tensor gains, it writes nothing
-and says so (--force writes the file anyway). The output (OUT, or -o, default
-MODEL.bitcos.gguf)
-is written unnamed beside it (nothing is left if it stops), read back and
-checked, and only then gets its name.`,
+and says so (--force writes the file anyway). The output (OUT, or -o; by
+default MODEL-BITCOS.gguf, the source type's label in the name replaced by
+BITCOS) is written unnamed beside it (nothing is left if it stops), read back
+and checked, and only then gets its name. Its general.file_type says BITCOS
+(96); the source's is kept in bitcos.source_file_type for unpack.`,
 		Args: rangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			heads, err := repack.HeadPlan(head, tokEmbType, outType)
@@ -101,7 +102,7 @@ checked, and only then gets its name.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&out, "output", "o", "", "output path (default: MODEL.bitcos.gguf)")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "output path (default: MODEL-BITCOS.gguf, the source type's label in the name replaced)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON summary")
 	cmd.Flags().IntVar(&workers, "workers", 0, "tensors encoded in parallel (default: GOMAXPROCS)")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "no progress bar")

@@ -11,7 +11,7 @@ import (
 func unpackCmd() *cobra.Command {
 	var out string
 	cmd := &cobra.Command{
-		Use:   "unpack MODEL.bitcos.gguf [OUT.gguf]",
+		Use:   "unpack MODEL-BITCOS.gguf [OUT.gguf]",
 		Short: "Rewrite a BITCOS file back into its source types",
 		Long: `unpack writes every BITCOS tensor back in the type it was repacked from and
 drops the bitcos.* metadata. For a source written by llama.cpp, gguf-py or

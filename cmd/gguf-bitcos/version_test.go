@@ -13,7 +13,7 @@ func TestVersionNamesThePin(t *testing.T) {
 		t.Fatal(e.String())
 	}
 	readme, _ := os.ReadFile("../../patches/README.md")
-	if !strings.Contains(o.String(), "writes BITCOS layout version 1") || !strings.Contains(o.String(), pinnedLlamaCpp) ||
+	if !strings.Contains(o.String(), "writes BITCOS layout version 2") || !strings.Contains(o.String(), pinnedLlamaCpp) ||
 		!strings.Contains(string(readme), pinnedLlamaCpp) {
 		t.Fatalf("--version: %q (patches/README names the pin: %v)", o.String(), strings.Contains(string(readme), pinnedLlamaCpp))
 	}
