@@ -38,9 +38,12 @@ type Options struct {
 	// BITCOS (or is ternarized, or has its head quantized), so the output
 	// would only be the input with bitcos.* keys, a little larger.
 	Force bool
-	// Progress, if set, is called with bytes done and total, from one
-	// goroutine, as the output is written.
-	Progress func(done, total int64)
+	// Progress, if set, is called from one goroutine as the job goes on,
+	// with the phase ("repack", "flush", "split") and the work done of the
+	// whole job's total, in bytes: the data pass, then the flush to disk
+	// with the read-back check (counted as half the data), then the shards
+	// (the data again). It reaches total only when the job is done.
+	Progress func(phase string, done, total int64)
 }
 
 // Report summarises a repack.
@@ -130,7 +133,8 @@ func Repack(in string, opt Options) (*Report, error) {
 		return nil, err
 	}
 	defer tmp.Abort() // nothing after a Commit
-	written, err := writeData(f, dec, cand, tmp.File, reserved, opt)
+	prog := newJobProgress(f, opt)
+	written, err := writeData(f, dec, cand, tmp.File, reserved, opt, prog)
 	if err != nil {
 		return nil, err
 	}
@@ -166,6 +170,7 @@ func Repack(in string, opt Options) (*Report, error) {
 		last := written[len(written)-1]
 		end += int64(pad(last.Offset+last.Size, f.Alignment))
 	}
+	prog.phase("flush")
 	go func() { checked <- checkWritten(tmp.ReadPath(), h, written, end) }()
 	syncErr := tmp.Sync()
 	checkErr := <-checked
@@ -176,6 +181,7 @@ func Repack(in string, opt Options) (*Report, error) {
 		return nil, fmt.Errorf("%s: the written output did not read back intact: %w", opt.Output, checkErr)
 	}
 	if opt.Split.MaxBytes > 0 || opt.Split.MaxTensors > 0 {
+		prog.phase("split")
 		// The verified single file is cut into shards, then discarded.
 		prefix := strings.TrimSuffix(opt.Output, ".gguf")
 		if rep.Shards, err = splitFile(tmp.ReadPath(), prefix, opt.Split, inputPerm(in)); err != nil {
@@ -187,11 +193,13 @@ func Repack(in string, opt Options) (*Report, error) {
 			}
 		}
 		rep.Output = rep.Shards[0]
+		prog.done()
 		return rep, nil // the deferred Abort discards the single file
 	}
 	if err := tmp.Commit(); err != nil {
 		return nil, err
 	}
+	prog.done()
 	if st, err := os.Stat(opt.Output); err == nil {
 		rep.OutputBytes = st.Size()
 	}
@@ -236,6 +244,56 @@ func sameFile(a, b string) (bool, error) {
 	return os.SameFile(sa, sb), nil
 }
 
+// jobProgress turns the phases of a repack into one progress figure
+// (Options.Progress): the data pass counts its input bytes, the flush and
+// check half as much, the split as much again.
+type jobProgress struct {
+	fn                 func(phase string, done, total int64)
+	data, flush, split int64
+	name               string
+	base               int64 // work of the phases before the current one
+}
+
+func newJobProgress(f *input, opt Options) *jobProgress {
+	p := &jobProgress{fn: opt.Progress, name: "repack"}
+	for _, t := range f.Tensors {
+		p.data += int64(t.Size)
+	}
+	p.flush = p.data / 2
+	if opt.Split.MaxBytes > 0 || opt.Split.MaxTensors > 0 {
+		p.split = p.data
+	}
+	return p
+}
+
+func (p *jobProgress) total() int64 { return p.data + p.flush + p.split }
+
+// report says that done bytes of the current phase are done.
+func (p *jobProgress) report(done int64) {
+	if p.fn != nil {
+		p.fn(p.name, p.base+done, p.total())
+	}
+}
+
+// phase starts the next phase: the ones before it are complete.
+func (p *jobProgress) phase(name string) {
+	switch name {
+	case "flush":
+		p.base = p.data
+	case "split":
+		p.base = p.data + p.flush
+	}
+	p.name = name
+	p.report(0)
+}
+
+// done says the whole job is.
+func (p *jobProgress) done() {
+	if p.fn != nil {
+		p.fn("done", p.total(), p.total())
+	}
+}
+
 // lookAheadBytes bounds the encoded data waiting to be written.
 const lookAheadBytes = 96 << 20
 
@@ -251,16 +309,13 @@ type piece struct {
 // are decided and encoded on worker goroutines (dec is updated), in order
 // with bounded look-ahead; the other tensors are streamed from the input.
 // It returns where each output tensor was written.
-func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart uint64, opt Options) ([]ggufx.Span, error) {
+func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart uint64, opt Options, prog *jobProgress) ([]ggufx.Span, error) {
 	if _, err := out.Seek(int64(dataStart), io.SeekStart); err != nil {
 		return nil, err
 	}
 	bw := bufio.NewWriterSize(out, 4<<20)
 	w := ggufx.NewDataWriter(bw, f.Alignment)
-	var total int64
-	for _, t := range f.Tensors {
-		total += int64(t.Size)
-	}
+	total := prog.data
 	// Futures in input order. Encodings run on at most Workers goroutines
 	// and hold at most lookAheadBytes of data waiting to be written (a
 	// larger tensor runs alone), so memory stays about lookAheadBytes + one
@@ -319,9 +374,7 @@ func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart ui
 		}
 		if pc.bufs == nil {
 			n, err := copyTensor(w, bw, out, f, pc.idx, buf, func(n int64) {
-				if opt.Progress != nil {
-					opt.Progress(done+n, total)
-				}
+				prog.report(done + n)
 			})
 			f.release(pc.idx)
 			if err == nil {
@@ -346,9 +399,7 @@ func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart ui
 			done += dec[pc.idx].SourceBytes
 			pc.release()
 		}
-		if opt.Progress != nil {
-			opt.Progress(min(done, total), total)
-		}
+		prog.report(min(done, total))
 	}
 	if firstErr != nil {
 		return nil, firstErr

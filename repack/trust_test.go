@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -407,5 +408,38 @@ func TestIdentity(t *testing.T) {
 	}
 	if got := DefaultUnpackOutput("m/model-BITCOS.gguf"); got != "m/model.unpacked.gguf" {
 		t.Errorf("DefaultUnpackOutput: %q", got)
+	}
+}
+
+// TestProgressCoversTheWholeJob: progress never goes back, shows the flush
+// (and the split) as phases, and reaches its total only when the output is
+// complete.
+func TestProgressCoversTheWholeJob(t *testing.T) {
+	in := genModel(t, modelgen.Small(ggufx.TypeTQ2_0, 28))
+	for _, split := range []bool{false, true} {
+		var phases []string
+		var last, total int64
+		opt := Options{Output: filepath.Join(t.TempDir(), "o.gguf"), Progress: func(phase string, done, tot int64) {
+			if done < last || (total != 0 && tot != total) || done > tot {
+				t.Fatalf("progress %d of %d after %d of %d", done, tot, last, total)
+			}
+			if len(phases) == 0 || phases[len(phases)-1] != phase {
+				phases = append(phases, phase)
+			}
+			last, total = done, tot
+		}}
+		if split {
+			opt.Split.MaxTensors = 10
+		}
+		if _, err := Repack(in, opt); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"repack", "flush", "done"}
+		if split {
+			want = []string{"repack", "flush", "split", "done"}
+		}
+		if last != total || !slices.Equal(phases, want) {
+			t.Fatalf("split %v: phases %v, ended at %d of %d; want %v and the total", split, phases, last, total, want)
+		}
 	}
 }

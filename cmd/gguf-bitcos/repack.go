@@ -62,10 +62,11 @@ and checked, and only then gets its name. Its general.file_type says BITCOS
 			}
 			if !quiet && !asJSON && term.IsTerminal(int(os.Stderr.Fd())) {
 				var bar *progressbar.ProgressBar
-				opt.Progress = func(done, total int64) {
+				opt.Progress = func(phase string, done, total int64) {
 					if bar == nil {
-						bar = progressbar.DefaultBytes(total, "repack")
+						bar = progressbar.DefaultBytes(total, phase)
 					}
+					bar.Describe(phase)
 					bar.Set64(done)
 				}
 			}
