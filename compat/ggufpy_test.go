@@ -143,7 +143,10 @@ func TestGGUFPyDecodesBITCOS(t *testing.T) {
 			_, stderr, ok := runCompare(t, python, dir, out, src, "--ref", refs, "--break", mode)
 			if ok || !strings.Contains(stderr, "decode differs from") {
 				t.Errorf("--break %s: passed = %v, want a reported difference\n%s", mode, ok, stderr)
+				continue
 			}
+			first, _, _ := strings.Cut(stderr, "\n")
+			t.Logf("--break %s fails: %s", mode, first)
 		}
 	})
 }
