@@ -124,14 +124,14 @@ func TestGGUFPyDecodesBITCOS(t *testing.T) {
 			if want := map[bool]int{true: n}[c.ggufPyRef]; sum.RefGGUFPy != want {
 				t.Fatalf("%d tensors compared with gguf-py's dequantize of the source, want %d", sum.RefGGUFPy, want)
 			}
-			if (sum.SourceNote == "") != c.readable || (c.readable && sum.KeptUnchecked != 0) {
-				t.Fatalf("source readable by gguf-py: %q, %d kept tensors unchecked", sum.SourceNote, sum.KeptUnchecked)
+			if (sum.SourceNote == "") != c.readable || sum.KeptUnchecked != 0 || sum.Kept != len(rep.Tensors)-n {
+				t.Fatalf("source readable by gguf-py: %q; %d kept tensors, %d unchecked; the repack kept %d", sum.SourceNote, sum.Kept, sum.KeptUnchecked, len(rep.Tensors)-n)
 			}
 			if c.name == "q2_0" && rep.Kept < 2 {
 				t.Fatalf("%d Q2_0 tensors kept, want the odd and the non-ternary one", rep.Kept)
 			}
-			t.Logf("%d BITCOS tensors bit-identical (%d against gguf-py, %d against Go), %d kept tensors %s",
-				sum.Bitcos, sum.RefGGUFPy, sum.RefGo, sum.Kept, map[bool]string{true: "byte-identical", false: "not compared (gguf-py cannot open the source)"}[c.readable])
+			t.Logf("%d BITCOS tensors bit-identical (%d against gguf-py, %d against Go), %d kept tensors byte-identical (read by %s)",
+				sum.Bitcos, sum.RefGGUFPy, sum.RefGo, sum.Kept, map[bool]string{true: "gguf-py", false: "Go: gguf-py cannot open the source"}[c.readable])
 		})
 	}
 
@@ -152,7 +152,8 @@ func TestGGUFPyDecodesBITCOS(t *testing.T) {
 }
 
 // bitcosFixture writes s with some scales negated, repacks it and writes the
-// Go references of the converted tensors into a folder.
+// Go references into a folder: the float32 values of each converted tensor
+// (<name>.f32) and the source bytes of each kept one (<name>.raw).
 func bitcosFixture(t *testing.T, s modelgen.Spec) (src, out, refs string, rep *repack.Report) {
 	dir := t.TempDir()
 	src = filepath.Join(dir, "src.gguf")
@@ -178,10 +179,17 @@ func bitcosFixture(t *testing.T, s modelgen.Spec) (src, out, refs string, rep *r
 	}
 	defer f.Close()
 	for _, d := range rep.Tensors {
+		i, _ := f.Tensor(d.Name)
 		if d.Layout != repack.LayoutBitcos {
+			raw, err := f.ReadTensor(i, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(refs, d.Name+".raw"), raw, 0o644); err != nil {
+				t.Fatal(err)
+			}
 			continue
 		}
-		i, _ := f.Tensor(d.Name)
 		vals := decodeFloats(t, f, i)
 		buf := make([]byte, 4*len(vals))
 		for j, v := range vals {
