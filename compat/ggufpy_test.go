@@ -214,7 +214,7 @@ func decodeFloats(t *testing.T, f *ggufx.File, i int) []float32 {
 	}
 	var p format.Planes
 	var s format.Scales
-	if err := repack.CodecFor(ti.Type).Decode(raw, k, rows, &p, &s); err != nil {
+	if err := format.CodecFor(ti.Type).Decode(raw, k, rows, &p, &s); err != nil {
 		t.Fatalf("%s: %v", ti.Name, err)
 	}
 	out := make([]float32, k*rows)
@@ -248,7 +248,7 @@ func negateScales(t *testing.T, path string) {
 	var s format.Scales
 	negated := 0
 	for i, ti := range f.Tensors {
-		c := repack.CodecFor(ti.Type)
+		c := format.CodecFor(ti.Type)
 		k := int(ti.Dims[0])
 		if c == nil || !c.Supports(k) {
 			continue
