@@ -214,7 +214,7 @@ func sampleTensor(f *input, i int, n int, seed uint64, ternarize bool) (d Decisi
 		}
 		jack = jackknife(w, uw, n)
 	default:
-		c := CodecFor(t.Type)
+		c := d.codec
 		if t.Type == ggufx.TypeI2_S {
 			raw = append(raw, make([]byte, 32)...) // a tail: the scale is not needed to count
 		}

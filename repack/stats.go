@@ -215,7 +215,7 @@ func StatsWith(path string, opt StatsOptions) (*FileStats, error) {
 		}
 		group := b.s.Group // BITCOS: as stored
 		if t.Type != ggufx.TypeBITCOS {
-			group = CodecFor(d.Source).ScaleGroup()
+			group = d.codec.ScaleGroup()
 		} else if sampled {
 			group = storedGroup(f, i)
 		}
