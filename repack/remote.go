@@ -205,7 +205,16 @@ func exactInterval(f *input, i int, z float64, master bool) *ZInterval {
 	if uw > 0 {
 		m = int64(t.Elements()) / int64(uw)
 	}
-	return &ZInterval{Low: z, High: z, Blocks: m, Of: m, Unit: uw, Method: "exact", bytes: int64(t.Size)}
+	read := int64(t.Size)
+	if t.Type == ggufx.TypeBITCOS { // the whole family was read
+		base := CompanionBase(t.Name)
+		for _, c := range []string{SuffixSigns, SuffixRows, SuffixScales} {
+			if j, ok := f.Tensor(base + c); ok {
+				read += int64(f.Tensors[j].Size)
+			}
+		}
+	}
+	return &ZInterval{Low: z, High: z, Blocks: m, Of: m, Unit: uw, Method: "exact", bytes: read}
 }
 
 // storedGroup is the scale group of BITCOS tensor i as its scales

@@ -61,6 +61,10 @@ import (
 // exactly when the scale is (a sample that misses the large rows), so use
 // N >= 64 on such tensors.
 //
+// What a sample cannot see: a code 3 (not ternary), a NaN scale or
+// non-canonical TQ1_0 bytes outside the sampled blocks. Exact mode keeps
+// such tensors; a sampled run keeps them only when a sampled block shows it.
+//
 // A tensor of at most N blocks is read whole and reported exactly. Zero
 // rows, dead neurons and BITCOS sizes need every row: in sampled mode the
 // layout and sizes are computed for rows that all hold the estimated share
