@@ -61,8 +61,9 @@ import (
 // exactly when the scale is (a sample that misses the large rows), so use
 // N >= 64 on such tensors.
 //
-// What a sample cannot see: a code 3 (not ternary), a NaN scale or
-// non-canonical TQ1_0 bytes outside the sampled blocks. Exact mode keeps
+// What a sample cannot see: a code 3 (not ternary), a NaN or infinite
+// scale or non-canonical TQ1_0 bytes outside the sampled blocks (and I2_S's
+// one scale, which is not read). Exact mode keeps
 // such tensors; a sampled run keeps them only when a sampled block shows it.
 //
 // A tensor of at most N blocks is read whole and reported exactly. Zero
@@ -230,6 +231,10 @@ func sampleTensor(f *input, i int, n int, seed uint64, ternarize bool) (d Decisi
 				return d, nil, true, nil
 			}
 			return d, nil, false, fmt.Errorf("%s: tensor %q: %w", f.Path, t.Name, err)
+		}
+		if err := format.CheckScales(&s); err != nil {
+			keep(&d, keptReason(err)+" (seen in a sampled block)")
+			return d, nil, true, nil
 		}
 		for j, c := range format.RowNonZeros(&p, nil) {
 			y[j] = 1 - float64(c)/float64(uw)
