@@ -7,8 +7,10 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/httprange/httprangetest"
 	"github.com/gguf-bitcos/gguf-bitcos/safetensors"
 )
@@ -80,4 +82,27 @@ func TestIntervalCoverage(t *testing.T) {
 	if wil >= in {
 		t.Errorf("Wilson over weights covers %d, the block interval %d: the data lacks the correlation this test needs", wil, in)
 	}
+}
+
+// A code 3 in a sampled block keeps the tensor, as exact mode does (the
+// q2_0 fixture has one in blk.0.attn_q; all but one of its blocks are drawn).
+func TestSampledKeepsNonTernary(t *testing.T) {
+	path := filepath.Join("..", "testdata", "tiny-q2_0.gguf")
+	f, err := ggufx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i, _ := f.Tensor("blk.0.attn_q.weight")
+	blocks := int(f.Tensors[i].Elements()) / 64
+	f.Close()
+	fs, err := StatsWith(path, StatsOptions{Sample: blocks - 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range fs.Kept {
+		if k.Name == "blk.0.attn_q.weight" && strings.Contains(k.Reason, "not ternary") && strings.Contains(k.Reason, "sampled block") {
+			return
+		}
+	}
+	t.Fatalf("kept: %+v", fs.Kept)
 }
