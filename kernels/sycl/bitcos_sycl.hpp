@@ -117,20 +117,21 @@ inline uint32_t sign_window(const uint32_t * signs, uint64_t pos) {
     return sh == 0 ? lo : (lo >> sh) | (p[1] << (32 - sh));
 }
 
-// The row's 256-block scale b.
-inline float block_scale(const uint16_t * d16, float d32, int b) {
-    return d16 != nullptr ? fp16_to_fp32(d16[b]) : d32;
+// The row's 256-block scale b: fp16 d16[b], or the per-tensor *d32 (a device
+// pointer, so that no host read of the scale tensor is needed).
+inline float block_scale(const uint16_t * d16, const float * d32, int b) {
+    return d16 != nullptr ? fp16_to_fp32(d16[b]) : *d32;
 }
 
 // Dot product of one BITCOS row with one column of K/256 Q8_K blocks, computed
 // by the whole sub-group sg (every work-item calls it, every one gets the
 // result). bitmap: the row's K/32 presence words; signs: the sign tensor;
-// row_start: rows[r]; d16: the row's K/256 fp16 scales, or nullptr and d32;
+// row_start: rows[r]; d16: the row's K/256 fp16 scales, or nullptr and *d32;
 // y: the column's blocks (4-byte aligned). K % 256 == 0; the sub-group size
 // is a multiple of 8.
 template <typename SG>
 inline float dot_q8_K(const SG & sg, const int32_t * table, const uint32_t * bitmap, const uint32_t * signs,
-                      uint32_t row_start, const uint16_t * d16, float d32, const uint8_t * y, int k) {
+                      uint32_t row_start, const uint16_t * d16, const float * d32, const uint8_t * y, int k) {
 #ifdef __clang__
 #pragma clang fp contract(off)
 #pragma clang fp reassociate(off)
@@ -194,7 +195,7 @@ inline float dot_q8_K(const SG & sg, const int32_t * table, const uint32_t * bit
 // scales).
 template <typename T, typename SG>
 inline void dequantize_row(const SG & sg, const uint32_t * bitmap, const uint32_t * signs, uint32_t row_start,
-                           const uint16_t * d16, float d32, T * out, int k) {
+                           const uint16_t * d16, const float * d32, T * out, int k) {
     const int W      = (int) sg.get_local_linear_range();
     const int lane   = (int) sg.get_local_linear_id();
     const int nwords = k / 32;
@@ -303,13 +304,13 @@ template <typename SG> inline void quantize_q8_K(const SG & sg, const float * x,
 
 // A BITCOS weight on the device: the presence bitmap, the sign tensor, the
 // row index (rows + 1 int32) and fp16 scales [K/256, rows] (or nullptr and
-// the per-tensor d32).
+// the per-tensor scale *d32), all in device memory.
 struct weight {
     const uint32_t * bitmap;
     const uint32_t * signs;
     const int32_t *  rows;
     const uint16_t * d16;
-    float            d32;
+    const float *    d32;
     int              k;
 };
 
@@ -344,11 +345,15 @@ inline sycl::event mul_mat_vec_q8_K(sycl::queue & q, const weight & wt, int nrow
     });
 }
 
-// out[i * out_stride .. + K) = row idx[i] decoded, for i in [0, n); an index
-// outside [0, nrows) gives a row of zeros instead of reading out of bounds.
+// GET_ROWS: out[i * out_stride .. + K) = row (i / per) * nrows_per + idx[i]
+// decoded, for i in [0, n): index i picks a row of matrix i / per (ggml's
+// get_rows: src1 row i11 of batch i12 reads matrix i11 + i12 * ne11 of a 3-D
+// src0, so per = ne10 and nrows_per = ne01; per = n for a 2-D src0). An
+// index outside [0, nrows_per) gives a row of zeros instead of reading out
+// of bounds.
 template <int SG, typename T>
-inline sycl::event get_rows(sycl::queue & q, const weight & wt, int nrows, const int32_t * idx, int n, T * out,
-                            size_t out_stride) {
+inline sycl::event get_rows(sycl::queue & q, const weight & wt, int per, int nrows_per, const int32_t * idx, int n,
+                            T * out, size_t out_stride) {
     const size_t wg     = (size_t) ROWS_PER_WG * SG;
     const size_t groups = ((size_t) n + ROWS_PER_WG - 1) / ROWS_PER_WG;
     const weight w      = wt;
@@ -358,16 +363,17 @@ inline sycl::event get_rows(sycl::queue & q, const weight & wt, int nrows, const
         if (i >= n) {
             return;
         }
-        const int32_t r = idx[i];
-        T *           o = out + (size_t) i * out_stride;
-        if (r < 0 || r >= nrows) {
+        const int32_t ir = idx[i];
+        T *           o  = out + (size_t) i * out_stride;
+        if (ir < 0 || ir >= nrows_per) {
             for (int j = (int) sg.get_local_linear_id(); j < w.k; j += (int) sg.get_local_linear_range()) {
                 o[j] = T(0.0f);
             }
             return;
         }
-        dequantize_row(sg, w.bitmap + (size_t) r * (w.k / 32), w.signs, (uint32_t) w.rows[r],
-                       w.d16 ? w.d16 + (size_t) r * (w.k / QK) : nullptr, w.d32, o, w.k);
+        const size_t r = (size_t) (i / per) * nrows_per + ir;
+        dequantize_row(sg, w.bitmap + r * (w.k / 32), w.signs, (uint32_t) w.rows[r],
+                       w.d16 ? w.d16 + r * (w.k / QK) : nullptr, w.d32, o, w.k);
     });
 }
 

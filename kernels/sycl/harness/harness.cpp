@@ -119,7 +119,7 @@ template <int SG> void run_case(sycl::queue & q, reader & in, FILE * out) {
     in.bytes(idx.data(), idx.size() * 4);
 
     const bitcos_sycl::weight w{ (const uint32_t *) bitmap.p, (const uint32_t *) signs.p, rowidx.data(),
-                                 per_tensor ? nullptr : d16.data(), d32, k };
+                                 per_tensor ? nullptr : d16.data(), &d32, k };
 
     std::vector<float> dot((size_t) ncols * rows);
     bitcos_sycl::mul_mat_vec_q8_K<SG>(q, w, rows, y.data(), ystride, ncols, dot.data(), rows).wait();
@@ -140,7 +140,7 @@ template <int SG> void run_case(sycl::queue & q, reader & in, FILE * out) {
     put(out, bits16.data(), bits16.size());
 
     std::vector<float> gr((size_t) nidx * k, 12345.0f);
-    bitcos_sycl::get_rows<SG, float>(q, w, rows, idx.data(), nidx, gr.data(), k).wait();
+    bitcos_sycl::get_rows<SG, float>(q, w, nidx, rows, idx.data(), nidx, gr.data(), k).wait();
     put(out, gr.data(), gr.size());
 }
 
