@@ -16,16 +16,18 @@ var ErrNoCounter = errors.New("format: no direct counter for this layout")
 // three layouts a weight is zero iff its code is 1 (bits 01) and invalid iff
 // it is 3 (bits 11), whatever the field order, so a 64-bit word of codes has
 // popcount(w &^ (w>>1) & 0x55..55) zeros. A tensor holding code 3 gets the
-// exact *NotTernaryError its Decode reports.
+// exact *NotTernaryError its Decode reports; one with a NaN or infinite
+// scale a *BadScaleError (CheckScales), the same as decoding and checking.
 func CountRowNonZeros(c Codec, src []byte, k, rows int, dst []int) ([]int, error) {
-	var qsOff, qsLen, blockBytes, blockElems int
+	// scaleOff: where a block's fp16 scale is; -1: one f32 after the codes.
+	var qsOff, qsLen, blockBytes, blockElems, scaleOff int
 	switch c.(type) {
 	case tq2_0Codec:
-		qsOff, qsLen, blockBytes, blockElems = 0, 64, tq2Bytes, tq2Elems
+		qsOff, qsLen, blockBytes, blockElems, scaleOff = 0, 64, tq2Bytes, tq2Elems, 64
 	case q2_0Codec:
-		qsOff, qsLen, blockBytes, blockElems = 2, 16, q2Bytes, q2Elems
+		qsOff, qsLen, blockBytes, blockElems, scaleOff = 2, 16, q2Bytes, q2Elems, 0
 	case i2sCodec:
-		qsOff, qsLen, blockBytes, blockElems = 0, 32, 32, 128
+		qsOff, qsLen, blockBytes, blockElems, scaleOff = 0, 32, 32, 128, -1
 	default:
 		return dst, ErrNoCounter
 	}
@@ -71,6 +73,14 @@ func CountRowNonZeros(c Codec, src []byte, k, rows int, dst []int) ([]int, error
 		var p Planes
 		var s Scales
 		return dst, c.Decode(src, k, rows, &p, &s)
+	}
+	if scaleOff < 0 {
+		return dst, checkF32(binary.LittleEndian.Uint32(src[rows*k/4:]))
+	}
+	for j := 0; j < rows*perRow; j++ {
+		if err := checkF16(j, binary.LittleEndian.Uint16(src[j*blockBytes+scaleOff:])); err != nil {
+			return dst, err
+		}
 	}
 	return dst, nil
 }

@@ -153,9 +153,9 @@ func decide(f *input, d *Decision, nnz []int, canonicalBytes bool) {
 	}
 }
 
-// notTernary marks a candidate that holds a non-ternary code.
-func notTernary(d *Decision, err error) {
-	d.Layout, d.Reason = LayoutKept, "not ternary: "+err.Error()
+// keep marks a candidate kept in its source type for reason (keptReason).
+func keep(d *Decision, reason string) {
+	d.Layout, d.Reason = LayoutKept, reason
 }
 
 // analyze decides the fate of tensor i of a stock file without encoding it
@@ -192,8 +192,8 @@ func analyze(f *input, i int, b *tensorBuf, ternarize bool) (Decision, error) {
 		err = fmt.Errorf("%s: tensor %q (%v): %w", f.Path, t.Name, t.Type, err)
 	}
 	if err != nil {
-		if isNotTernary(err) {
-			notTernary(&d, err)
+		if r := keptReason(err); r != "" {
+			keep(&d, r)
 			return d, nil
 		}
 		return d, err

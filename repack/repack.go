@@ -15,6 +15,7 @@ import (
 
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 )
 
 // Options control Repack.
@@ -53,6 +54,9 @@ type Report struct {
 	// Canonical is empty when an unpack reproduces the input byte for byte,
 	// else why it cannot (the input's own layout is not canonical).
 	Canonical string `json:"canonical_note,omitempty"`
+	// Warnings are what the user must hear even though the repack worked:
+	// input bytes the header does not describe (not copied), no tensors.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // DefaultOutput is where repack writes when no output is given.
@@ -78,13 +82,8 @@ func Repack(in string, opt Options) (*Report, error) {
 	}
 	defer done()
 	defer f.Close()
-	if _, ok := f.KV(KeyVersion); ok {
+	if f.meta != nil {
 		return nil, fmt.Errorf("%s: already a BITCOS file (has %s); nothing to repack", in, KeyVersion)
-	}
-	for _, t := range f.Tensors {
-		if t.Type == ggufx.TypeBITCOS || isCompanion(t.Name) {
-			return nil, fmt.Errorf("%s: tensor %q is BITCOS data without %s", in, t.Name, KeyVersion)
-		}
 	}
 	if opt.Output == "" {
 		opt.Output = DefaultOutput(in)
@@ -95,7 +94,7 @@ func Repack(in string, opt Options) (*Report, error) {
 	if same, _ := sameFile(in, opt.Output); same {
 		return nil, fmt.Errorf("%s: output would overwrite the input", in)
 	}
-	rep := &Report{Input: in, Output: opt.Output, InputBytes: f.FileSize}
+	rep := &Report{Input: in, Output: opt.Output, InputBytes: f.FileSize, Warnings: undescribed(f)}
 	if err := f.Canonical(); err != nil {
 		rep.Canonical = err.Error()
 	}
@@ -123,19 +122,12 @@ func Repack(in string, opt Options) (*Report, error) {
 		return nil, fmt.Errorf("%s: %w", in, err)
 	}
 
-	dir := filepath.Dir(opt.Output)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(opt.Output)+".tmp-*")
+	tmp, err := atomicfile.Create(opt.Output, inputPerm(in))
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot create the output: %w", opt.Output, err)
+		return nil, err
 	}
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	written, err := writeData(f, dec, cand, tmp, reserved, opt)
+	defer tmp.Abort() // nothing after a Commit
+	written, err := writeData(f, dec, cand, tmp.File, reserved, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -162,9 +154,6 @@ func Repack(in string, opt Options) (*Report, error) {
 		}
 	}
 	rep.Tensors = dec
-	if st, err := os.Stat(in); err == nil {
-		tmp.Chmod(st.Mode().Perm()) // the output is as readable as the input
-	}
 	// The read-back check runs while the kernel writes the file out: both
 	// must finish before the rename.
 	checked := make(chan error, 1)
@@ -173,22 +162,19 @@ func Repack(in string, opt Options) (*Report, error) {
 		last := written[len(written)-1]
 		end += int64(pad(last.off+last.size, f.Alignment))
 	}
-	go func() { checked <- checkWritten(tmp.Name(), h, infos, written, end) }()
+	go func() { checked <- checkWritten(tmp.ReadPath(), h, infos, written, end) }()
 	syncErr := tmp.Sync()
 	checkErr := <-checked
 	if syncErr != nil {
-		return nil, fmt.Errorf("%s: %w", tmp.Name(), syncErr)
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, fmt.Errorf("%s: %w", tmp.Name(), err)
+		return nil, fmt.Errorf("%s: %w", opt.Output, syncErr)
 	}
 	if checkErr != nil {
 		return nil, fmt.Errorf("%s: the written output did not read back intact: %w", opt.Output, checkErr)
 	}
 	if opt.Split.MaxBytes > 0 || opt.Split.MaxTensors > 0 {
-		// The verified single file is cut into shards, then removed.
+		// The verified single file is cut into shards, then discarded.
 		prefix := strings.TrimSuffix(opt.Output, ".gguf")
-		if rep.Shards, err = splitFile(tmp.Name(), prefix, opt.Split); err != nil {
+		if rep.Shards, err = splitFile(tmp.ReadPath(), prefix, opt.Split, inputPerm(in)); err != nil {
 			return nil, fmt.Errorf("%s: %w", opt.Output, err)
 		}
 		for _, p := range rep.Shards {
@@ -197,16 +183,41 @@ func Repack(in string, opt Options) (*Report, error) {
 			}
 		}
 		rep.Output = rep.Shards[0]
-		return rep, nil // the deferred cleanup removes the single file
+		return rep, nil // the deferred Abort discards the single file
 	}
-	if err := os.Rename(tmp.Name(), opt.Output); err != nil {
+	if err := tmp.Commit(); err != nil {
 		return nil, err
 	}
-	ok = true
 	if st, err := os.Stat(opt.Output); err == nil {
 		rep.OutputBytes = st.Size()
 	}
 	return rep, nil
+}
+
+// undescribed warns of input bytes that no tensor of the header covers:
+// repack copies only what the header describes.
+func undescribed(f *input) []string {
+	end := f.DataOffset
+	for _, t := range f.Tensors {
+		end = max(end, f.DataOffset+pad(t.Offset+t.Size, f.Alignment))
+	}
+	var w []string
+	if len(f.Tensors) == 0 {
+		w = append(w, fmt.Sprintf("%s: the header lists no tensors: the output holds its metadata only", f.Path))
+	}
+	if rest := f.FileSize - int64(end); rest > 0 {
+		w = append(w, fmt.Sprintf("%s: %d bytes (%.1f%% of the file) after the end of the data the header describes are not tensor data by this header, and are not copied",
+			f.Path, rest, 100*float64(rest)/float64(f.FileSize)))
+	}
+	return w
+}
+
+// inputPerm is the mode outputs made from in get: as readable as the input.
+func inputPerm(in string) os.FileMode {
+	if st, err := os.Stat(in); err == nil {
+		return st.Mode().Perm()
+	}
+	return 0o644
 }
 
 func sameFile(a, b string) (bool, error) {
@@ -274,7 +285,11 @@ func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart ui
 			go func(i int) {
 				defer workers.Release(1)
 				st := encPool.Get().(*encState)
-				pc := encodeTensor(f, i, &dec[i], st)
+				var pc piece
+				func() {
+					defer recoverPiece(f, i, &pc)
+					pc = encodeTensor(f, i, &dec[i], st)
+				}()
 				f.release(i)
 				pc.release = func() {
 					encPool.Put(st)
@@ -450,8 +465,8 @@ func encodeTensor(f *input, i int, d *Decision, st *encState) piece {
 	}
 	b := &st.b
 	if err := loadSource(f, i, b, d); err != nil {
-		if isNotTernary(err) {
-			notTernary(d, err)
+		if r := keptReason(err); r != "" && !d.master {
+			keep(d, r)
 			return piece{idx: i}
 		}
 		return piece{err: err}

@@ -75,10 +75,16 @@ func TestSplitRepack(t *testing.T) {
 			// Joined, the shards are the unsplit repack byte for byte, and
 			// verify/unpack/stats take the first shard.
 			joined := filepath.Join(t.TempDir(), "j.gguf")
-			if err := joinShards(rep.Shards, joined); err != nil {
+			scratch, err := joinShards(rep.Shards, joined)
+			if err != nil {
 				t.Fatal(err)
 			}
-			if b, _ := os.ReadFile(joined); !bytes.Equal(b, wholeBytes) {
+			b, _ := os.ReadFile(scratch.ReadPath())
+			scratch.Abort()
+			if _, err := os.Stat(joined); !os.IsNotExist(err) {
+				t.Fatalf("the scratch join became a file: %v", err)
+			}
+			if !bytes.Equal(b, wholeBytes) {
 				t.Fatal("joined shards differ from the unsplit repack")
 			}
 			if v, err := Verify(in, rep.Shards[0]); err != nil || !v.OK() {

@@ -40,6 +40,13 @@ type TensorStats struct {
 	KernelNote string `json:"kernel_note,omitempty"`
 }
 
+// KeptTensor is a tensor repack keeps as it is, and why.
+type KeptTensor struct {
+	Name   string `json:"name"`
+	Type   string `json:"type"`
+	Reason string `json:"reason"`
+}
+
 // DeadNeurons counts, per layer, FFN neurons whose gate and up rows are both
 // all zero.
 type DeadNeurons struct {
@@ -51,10 +58,15 @@ type DeadNeurons struct {
 // FileStats is the stats report of a file.
 type FileStats struct {
 	File      string        `json:"file"`
+	Bitcos    bool          `json:"bitcos_file"` // a BITCOS file (else a stock one, and layouts are predictions)
 	FileBytes int64         `json:"file_bytes"`
 	Tensors   []TensorStats `json:"tensors"`
 	Total     TensorStats   `json:"total"`
 	Dead      []DeadNeurons `json:"dead_neurons,omitempty"`
+	// Kept lists the ternary-typed tensors repack keeps in their type
+	// without analysing them (rows it cannot hold, non-ternary codes, a
+	// NaN or infinite scale), with the reason.
+	Kept []KeptTensor `json:"kept_tensors,omitempty"`
 	// BitcosFileBytes is the exact size repack would write (for a stock
 	// file) or the file's size (for a BITCOS file).
 	RepackBytes int64 `json:"repack_file_bytes"`
@@ -104,7 +116,8 @@ func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, er
 	defer f.Close()
 	f.heads = heads
 	fs := &FileStats{File: path, FileBytes: f.FileSize}
-	_, isBitcos := f.KV(KeyVersion)
+	isBitcos := f.meta != nil
+	fs.Bitcos = isBitcos
 	var b tensorBuf
 	zeroRowsOf := map[string][]bool{}
 	var dec []Decision
@@ -131,6 +144,9 @@ func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, er
 		}
 		dec = append(dec, d)
 		if !d.isTernary {
+			if d.Layout == LayoutKept {
+				fs.Kept = append(fs.Kept, KeptTensor{Name: d.Name, Type: d.Type, Reason: d.Reason})
+			}
 			continue
 		}
 		group := b.s.Group // BITCOS: as stored

@@ -28,7 +28,7 @@ func benchCmd() *cobra.Command {
 repack of MODEL in a child process, RUNS times each, into MODEL's directory,
 and reports the best times, their ratio and the repack's peak RSS against the
 goal of 256 MiB + the largest tensor.`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return benchRepack(args[0], runs)
 		},

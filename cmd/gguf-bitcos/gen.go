@@ -23,7 +23,7 @@ func genCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "gen OUTPUT.gguf | gen fixtures DIR",
 		Short: "Generate a synthetic bitnet (or llama, dense or MoE) model with realistic ternary statistics (tests, benchmarks)",
-		Args:  cobra.RangeArgs(1, 2),
+		Args:  rangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if args[0] == "fixtures" {
 				if len(args) != 2 {

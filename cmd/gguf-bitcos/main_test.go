@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gguf-bitcos/gguf-bitcos/card"
 )
 
 // TestCLI runs the README's flow through the command line: repack, verify,
@@ -100,7 +102,7 @@ func TestCard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	card := string(md)
+	text := string(md)
 	for _, want := range []string{
 		fmt.Sprintf("**%.4f bits/weight**", st.Total.BitcosBPW),
 		fmt.Sprintf("z = %.4f", st.Total.Z),
@@ -108,14 +110,14 @@ func TestCard(t *testing.T) {
 		"head q8_0 (token_embd.weight)",
 		"m.bitcos-00003-of-00003.gguf",
 	} {
-		if !strings.Contains(card, want) {
+		if !strings.Contains(text, want) {
 			t.Errorf("card lacks %q", want)
 		}
 	}
 	for s := 1; s <= 3; s++ {
 		p := filepath.Join(dir, fmt.Sprintf("m.bitcos-%05d-of-00003.gguf", s))
-		sum, _, err := sha256File(p)
-		if err != nil || !strings.Contains(card, sum) {
+		sum, _, err := card.SHA256File(p)
+		if err != nil || !strings.Contains(text, sum) {
 			t.Errorf("card lacks the sha256 of %s", p)
 		}
 	}

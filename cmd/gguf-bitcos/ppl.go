@@ -81,7 +81,7 @@ maximum KL divergence and how often the top token agrees. It exits with status
 3 when parity fails: the perplexities differ in any printed digit (unless
 --allow-ppl-delta) or the mean KLD is not below --max-kld. CANDIDATE needs a
 llama.cpp built with patches/ when it holds BITCOS tensors.`,
-		Args: cobra.ExactArgs(2),
+		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if bin == "" || text == "" {
 				return fmt.Errorf("--llama-perplexity and -f are required")
@@ -150,9 +150,9 @@ llama.cpp built with patches/ when it holds BITCOS tensors.`,
 			}
 			switch {
 			case !allowPPLDelta && r.PPLBaseText != r.PPLCandText:
-				return exitError{3, fmt.Sprintf("parity fails: PPL %s vs %s", r.PPLCandText, r.PPLBaseText)}
+				return exitErr{exitParity, fmt.Sprintf("parity fails: PPL %s vs %s", r.PPLCandText, r.PPLBaseText)}
 			case !(r.MeanKLD < maxKLD):
-				return exitError{3, fmt.Sprintf("parity fails: mean KLD %.6f is not below %g", r.MeanKLD, maxKLD)}
+				return exitErr{exitParity, fmt.Sprintf("parity fails: mean KLD %.6f is not below %g", r.MeanKLD, maxKLD)}
 			}
 			fmt.Fprintln(stdout, "parity: OK")
 			return nil

@@ -31,19 +31,19 @@ func repackCmd() *cobra.Command {
 multiple of 128 as BITCOS when that takes fewer bytes (overheads counted), and
 copies everything else byte for byte. The output (default MODEL.bitcos.gguf)
 is written to a temporary file beside it, read back and checked, then renamed.`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			heads, err := repack.HeadPlan(head, tokEmbType, outType)
 			if err != nil {
-				return err
+				return usageError{cmd, err}
 			}
 			opt := repack.Options{Output: out, Workers: workers, Ternarize: tern, Heads: heads}
 			switch {
 			case splitSize != "" && splitTensors > 0:
-				return fmt.Errorf("give --split-max-size or --split-max-tensors, not both")
+				return usagef(cmd, "give --split-max-size or --split-max-tensors, not both")
 			case splitSize != "":
 				if opt.Split.MaxBytes, err = repack.ParseSplitSize(splitSize); err != nil {
-					return err
+					return usageError{cmd, err}
 				}
 			case splitTensors > 0:
 				opt.Split.MaxTensors = splitTensors
@@ -63,6 +63,9 @@ is written to a temporary file beside it, read back and checked, then renamed.`,
 				return err
 			}
 			if asJSON {
+				for _, w := range rep.Warnings {
+					fmt.Fprintf(cmd.ErrOrStderr(), "gguf-bitcos: warning: %s\n", w)
+				}
 				return writeJSON(stdout, rep)
 			}
 			for _, d := range rep.Tensors {
@@ -79,6 +82,9 @@ is written to a temporary file beside it, read back and checked, then renamed.`,
 				100*float64(rep.OutputBytes)/float64(rep.InputBytes), time.Since(start).Seconds())
 			if rep.Canonical != "" {
 				fmt.Fprintf(stdout, "  note: unpack will not be byte-identical: %s\n", rep.Canonical)
+			}
+			for _, w := range rep.Warnings {
+				fmt.Fprintf(cmd.ErrOrStderr(), "gguf-bitcos: warning: %s\n", w)
 			}
 			return nil
 		},
@@ -104,7 +110,7 @@ func unpackCmd() *cobra.Command {
 		Long: `unpack writes every BITCOS tensor back in the type it was repacked from and
 drops the bitcos.* metadata. For a source written by llama.cpp, gguf-py or
 BitNet the result is the original file byte for byte.`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				out = repack.DefaultUnpackOutput(args[0])
@@ -122,12 +128,20 @@ BitNet the result is the original file byte for byte.`,
 
 func verifyCmd() *cobra.Command {
 	var asJSON bool
+	var opt repack.VerifyOptions
 	cmd := &cobra.Command{
 		Use:   "verify ORIGINAL.gguf REPACKED.gguf",
-		Short: "Prove a repack lossless: decoded codes, scale bits, other tensors and KVs",
-		Args:  cobra.ExactArgs(2),
+		Short: "Prove a repack lossless and that unpack restores the original",
+		Long: `verify checks the repack's bitcos.* metadata, then compares the two files:
+every KV (bitcos.* aside) and tensor in order, ternary tensors as decoded codes
+and scale bits, every BITCOS tensor's recorded source type against the
+original's type, bitcos.zero_density against the data. Then (unless --fast) the
+round trip: what unpack would write is streamed into a comparison with the
+original, byte for byte, without writing a file. Exit status 2 and the first
+differences listed when anything differs.`,
+		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, err := repack.Verify(args[0], args[1])
+			v, err := repack.Verify(args[0], args[1], opt)
 			if err != nil {
 				return err
 			}
@@ -144,7 +158,7 @@ func verifyCmd() *cobra.Command {
 				}
 			}
 			if !v.OK() {
-				return exitError{code: 2, msg: fmt.Sprintf("%s and %s differ", args[0], args[1])}
+				return exitErr{code: exitDiffer, msg: fmt.Sprintf("%s and %s differ", args[0], args[1])}
 			}
 			if !asJSON {
 				fmt.Fprintf(stdout, "OK: %d tensors (%d ternary, compared as codes and scale bits) and %d KVs identical\n",
@@ -152,10 +166,19 @@ func verifyCmd() *cobra.Command {
 				if v.HeadsChecked > 0 {
 					fmt.Fprintf(stdout, "    %d quantized head tensor(s) equal the reference quantization of the original\n", v.HeadsChecked)
 				}
+				switch v.RoundTrip {
+				case repack.RoundTripIdentical:
+					fmt.Fprintln(stdout, "    round trip: unpack gives the original back byte for byte")
+				case repack.RoundTripCanonical:
+					fmt.Fprintln(stdout, "    round trip: unpack gives back every KV and tensor byte of the original, in the canonical layout (the original's own layout is not canonical)")
+				default:
+					fmt.Fprintln(stdout, "    round trip", v.RoundTrip)
+				}
 			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	cmd.Flags().BoolVar(&opt.Fast, "fast", false, "skip the round trip (the streamed unpack compared with the original)")
 	return cmd
 }

@@ -16,7 +16,7 @@ func statsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "stats MODEL.gguf",
 		Short: "Zero density, entropy floor and bits/weight of every ternary tensor under each layout",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			heads, err := repack.HeadPlan(head, tokEmbType, outType)
 			if err != nil {
@@ -63,6 +63,9 @@ func statsCmd() *cobra.Command {
 				if t.KernelNote != "" {
 					fmt.Fprintf(stdout, "%s: %s\n", t.Name, t.KernelNote)
 				}
+			}
+			for _, k := range fs.Kept {
+				fmt.Fprintf(stdout, "%s (%s) is kept: %s\n", k.Name, k.Type, k.Reason)
 			}
 			dead := 0
 			for _, d := range fs.Dead {

@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 
 	"github.com/x448/float16"
 
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 )
 
 // tensor is one planned tensor of the model.
@@ -119,12 +118,11 @@ func Write(path string, s Spec) error {
 	for _, t := range ts {
 		h.Tensors = append(h.Tensors, t.info)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".modelgen-*")
+	tmp, err := atomicfile.Create(path, 0o644)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	defer tmp.Close()
+	defer tmp.Abort() // nothing after a Commit
 	bw := bufio.NewWriterSize(tmp, 1<<20)
 	w, err := ggufx.NewWriter(bw, h)
 	if err != nil {
@@ -142,13 +140,7 @@ func Write(path string, s Spec) error {
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return tmp.Commit()
 }
 
 func (s *Spec) writeTensor(w *ggufx.Writer, rng *rand.Rand, idx int, t tensor) error {
