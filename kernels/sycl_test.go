@@ -57,8 +57,9 @@ func buildSyclHarness(t *testing.T, prefix, out string, defs ...string) {
 	}
 }
 
-// runSyclHarness runs the cases on a simulated device with sub-group size sg.
-func runSyclHarness(t *testing.T, harness string, sg int, cases []*syclCase) []syclResult {
+// runSyclHarness runs the cases on a simulated device with sub-group size
+// sg, the kernels launched for sub-group size launch (0: sg).
+func runSyclHarness(t *testing.T, harness string, sg, launch int, cases []*syclCase) []syclResult {
 	t.Helper()
 	dir := t.TempDir()
 	sys := filepath.Join(dir, fmt.Sprintf("system%d.json", sg))
@@ -75,6 +76,9 @@ func runSyclHarness(t *testing.T, harness string, sg int, cases []*syclCase) []s
 	}
 	cmd := exec.Command(harness, "run", in, out)
 	cmd.Env = append(os.Environ(), "SIMSYCL_SYSTEM="+sys)
+	if launch != 0 {
+		cmd.Env = append(cmd.Env, fmt.Sprintf("BITCOS_HARNESS_LAUNCH_SG=%d", launch))
+	}
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("harness run (sub-group %d): %v\n%s", sg, err, b)
 	}
@@ -125,9 +129,17 @@ func TestSYCLKernelsSimSYCL(t *testing.T) {
 	for _, c := range cases {
 		weights += c.m.k * c.m.rows
 	}
-	for _, sg := range []int{16, 32} {
-		t.Run(fmt.Sprintf("subgroup%d", sg), func(t *testing.T) {
-			res := runSyclHarness(t, harness, sg, cases)
+	// sub-group sizes 16 and 32, then each launched as if for the other
+	// size (a device that does not honour reqd_sub_group_size): every row
+	// must still be computed, with the same bits
+	for _, run := range []struct{ sg, launch int }{{16, 0}, {32, 0}, {32, 16}, {16, 32}} {
+		name := fmt.Sprintf("subgroup%d", run.sg)
+		if run.launch != 0 {
+			name += fmt.Sprintf("_launched_for%d", run.launch)
+		}
+		t.Run(name, func(t *testing.T) {
+			sg := run.sg
+			res := runSyclHarness(t, harness, sg, run.launch, cases)
 			if bad := syclDotMismatches(t, cases, res, 5); bad != 0 {
 				t.Fatalf("%d dot products differ from VecDotQ8K", bad)
 			}
@@ -202,7 +214,7 @@ func TestSYCLBrokenKernelFails(t *testing.T) {
 	for _, brk := range []int{1, 2} {
 		harness := filepath.Join(t.TempDir(), "harness")
 		buildSyclHarness(t, prefix, harness, fmt.Sprintf("-DBITCOS_SYCL_BREAK=%d", brk))
-		res := runSyclHarness(t, harness, 32, cases)
+		res := runSyclHarness(t, harness, 32, 0, cases)
 		bad := syclDotMismatches(t, cases, res, 0)
 		if bad == 0 {
 			t.Fatalf("BITCOS_SYCL_BREAK=%d: no dot product differs from VecDotQ8K: the comparison cannot fail", brk)

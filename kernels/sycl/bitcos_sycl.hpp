@@ -302,6 +302,24 @@ template <typename SG> inline void quantize_q8_K(const SG & sg, const float * x,
 #define BITCOS_SYCL_SG_SIZE(n)  // SimSYCL: the simulated device's sub-group size
 #endif
 
+// Each work-group owns ROWS_PER_WG consecutive rows (blocks, for the
+// quantizer) of the last dimension; its sub-groups take them in turn. With
+// the sub-group size the launch asks for, that is one row per sub-group;
+// should a device run another size (a build where reqd_sub_group_size is not
+// honoured, SimSYCL), every row is still done.
+template <int D> inline int group_row(const sycl::nd_item<D> & it, const sycl::sub_group & sg) {
+    return (int) (it.get_group(D - 1) * ROWS_PER_WG + sg.get_group_linear_id());
+}
+
+template <int D> inline int group_end(const sycl::nd_item<D> & it, int n) {
+    const int end = (int) (it.get_group(D - 1) + 1) * ROWS_PER_WG;
+    return end < n ? end : n;
+}
+
+inline int step(const sycl::sub_group & sg) {
+    return (int) sg.get_group_linear_range();
+}
+
 // A BITCOS weight on the device: the presence bitmap, the sign tensor, the
 // row index (rows + 1 int32) and fp16 scales [K/256, rows] (or nullptr and
 // the per-tensor scale *d32), all in device memory.
@@ -329,17 +347,15 @@ inline sycl::event mul_mat_vec_q8_K(sycl::queue & q, const weight & wt, int nrow
                              int32_t * tab = &table[0];
                              fill_table(it, tab);
                              const auto sg = it.get_sub_group();
-                             const int  r  = (int) (it.get_group(1) * ROWS_PER_WG + sg.get_group_linear_id());
                              const int  c  = (int) it.get_global_id(0);
-                             if (r >= nrows) {
-                                 return;
-                             }
-                             const float s =
-                                 dot_q8_K(sg, tab, w.bitmap + (size_t) r * (w.k / 32), w.signs, (uint32_t) w.rows[r],
-                                          w.d16 ? w.d16 + (size_t) r * (w.k / QK) : nullptr, w.d32,
-                                          y + (size_t) c * y_stride, w.k);
-                             if (sg.get_local_linear_id() == 0) {
-                                 dst[(size_t) c * dst_stride + r] = s;
+                             for (int r = group_row(it, sg); r < group_end(it, nrows); r += step(sg)) {
+                                 const float s = dot_q8_K(sg, tab, w.bitmap + (size_t) r * (w.k / 32), w.signs,
+                                                          (uint32_t) w.rows[r],
+                                                          w.d16 ? w.d16 + (size_t) r * (w.k / QK) : nullptr, w.d32,
+                                                          y + (size_t) c * y_stride, w.k);
+                                 if (sg.get_local_linear_id() == 0) {
+                                     dst[(size_t) c * dst_stride + r] = s;
+                                 }
                              }
                          });
     });
@@ -359,21 +375,19 @@ inline sycl::event get_rows(sycl::queue & q, const weight & wt, int per, int nro
     const weight w      = wt;
     return q.parallel_for(sycl::nd_range<1>(groups * wg, wg), [=](sycl::nd_item<1> it) BITCOS_SYCL_SG_SIZE(SG) {
         const auto sg = it.get_sub_group();
-        const int  i  = (int) (it.get_group(0) * ROWS_PER_WG + sg.get_group_linear_id());
-        if (i >= n) {
-            return;
-        }
-        const int32_t ir = idx[i];
-        T *           o  = out + (size_t) i * out_stride;
-        if (ir < 0 || ir >= nrows_per) {
-            for (int j = (int) sg.get_local_linear_id(); j < w.k; j += (int) sg.get_local_linear_range()) {
-                o[j] = T(0.0f);
+        for (int i = group_row(it, sg); i < group_end(it, n); i += step(sg)) {
+            const int32_t ir = idx[i];
+            T *           o  = out + (size_t) i * out_stride;
+            if (ir < 0 || ir >= nrows_per) {
+                for (int j = (int) sg.get_local_linear_id(); j < w.k; j += (int) sg.get_local_linear_range()) {
+                    o[j] = T(0.0f);
+                }
+                continue;
             }
-            return;
+            const size_t r = (size_t) (i / per) * nrows_per + ir;
+            dequantize_row(sg, w.bitmap + r * (w.k / 32), w.signs, (uint32_t) w.rows[r],
+                           w.d16 ? w.d16 + r * (w.k / QK) : nullptr, w.d32, o, w.k);
         }
-        const size_t r = (size_t) (i / per) * nrows_per + ir;
-        dequantize_row(sg, w.bitmap + r * (w.k / 32), w.signs, (uint32_t) w.rows[r],
-                       w.d16 ? w.d16 + r * (w.k / QK) : nullptr, w.d32, o, w.k);
     });
 }
 
@@ -386,12 +400,10 @@ inline sycl::event dequantize(sycl::queue & q, const weight & wt, int nrows, T *
     const weight w      = wt;
     return q.parallel_for(sycl::nd_range<1>(groups * wg, wg), [=](sycl::nd_item<1> it) BITCOS_SYCL_SG_SIZE(SG) {
         const auto sg = it.get_sub_group();
-        const int  r  = (int) (it.get_group(0) * ROWS_PER_WG + sg.get_group_linear_id());
-        if (r >= nrows) {
-            return;
+        for (int r = group_row(it, sg); r < group_end(it, nrows); r += step(sg)) {
+            dequantize_row(sg, w.bitmap + (size_t) r * (w.k / 32), w.signs, (uint32_t) w.rows[r],
+                           w.d16 ? w.d16 + (size_t) r * (w.k / QK) : nullptr, w.d32, out + (size_t) r * w.k, w.k);
         }
-        dequantize_row(sg, w.bitmap + (size_t) r * (w.k / 32), w.signs, (uint32_t) w.rows[r],
-                       w.d16 ? w.d16 + (size_t) r * (w.k / QK) : nullptr, w.d32, out + (size_t) r * w.k, w.k);
     });
 }
 
@@ -406,13 +418,11 @@ inline sycl::event quantize_q8_K_cols(sycl::queue & q, const float * x, size_t x
     return q.parallel_for(sycl::nd_range<2>(sycl::range<2>(ncols, groups * wg), sycl::range<2>(1, wg)),
                           [=](sycl::nd_item<2> it) BITCOS_SYCL_SG_SIZE(SG) {
                               const auto sg = it.get_sub_group();
-                              const int  b  = (int) (it.get_group(1) * ROWS_PER_WG + sg.get_group_linear_id());
                               const int  c  = (int) it.get_global_id(0);
-                              if (b >= nb) {
-                                  return;
+                              for (int b = group_row(it, sg); b < group_end(it, nb); b += step(sg)) {
+                                  quantize_q8_K(sg, x + (size_t) c * x_stride + (size_t) b * QK,
+                                                y + (size_t) c * y_stride + (size_t) b * Q8K_BYTES);
                               }
-                              quantize_q8_K(sg, x + (size_t) c * x_stride + (size_t) b * QK,
-                                            y + (size_t) c * y_stride + (size_t) b * Q8K_BYTES);
                           });
 }
 
