@@ -69,15 +69,7 @@ inline int32_t dp4a_ref(int32_t a, int32_t b, int32_t c) {
 
 // fp16 bits -> float, exact (the scales are stored as IEEE binary16).
 inline float fp16_to_fp32(uint16_t h) {
-    const uint32_t sign = (uint32_t) (h & 0x8000u) << 16;
-    const uint32_t e    = (h >> 10) & 0x1fu;
-    const uint32_t m    = h & 0x3ffu;
-    if (e == 0) {
-        const float v = (float) m * 0x1p-24f;  // zero or subnormal: exact
-        return sign ? -v : v;
-    }
-    const uint32_t bits = e == 31 ? sign | 0x7f800000u | m << 13 : sign | (e + 112) << 23 | m << 13;
-    return sycl::bit_cast<float>(bits);
+    return (float) sycl::bit_cast<sycl::half>(h);
 }
 
 // The nibble table: entry key = p | s << 4 holds the four weights of a
@@ -106,13 +98,14 @@ template <int D> inline void fill_table(const sycl::nd_item<D> & it, int32_t * t
     sycl::group_barrier(it.get_group());
 }
 
-// 32 sign bits starting at absolute bit pos of the sign tensor (4-byte
-// aligned). It reads the two aligned words holding bits [pos, pos + 32): no
-// further than byte pos/8 + 7, which FORMAT.md's 8-byte tail keeps inside
+// 32 sign bits starting at bit pos of the 4-byte aligned words at signs
+// (pos < 2^32: a row's start within its word plus its bits). It reads the
+// two aligned words holding bits [pos, pos + 32): no further than 7 bytes
+// past the byte holding bit pos, which FORMAT.md's 8-byte tail keeps inside
 // the tensor for any cursor up to a row's end.
-inline uint32_t sign_window(const uint32_t * signs, uint64_t pos) {
+inline uint32_t sign_window(const uint32_t * signs, uint32_t pos) {
     const uint32_t * p  = signs + (pos >> 5);
-    const uint32_t   sh = (uint32_t) (pos & 31);
+    const uint32_t   sh = pos & 31;
     const uint32_t   lo = p[0];
     return sh == 0 ? lo : (lo >> sh) | (p[1] << (32 - sh));
 }
@@ -140,8 +133,11 @@ inline float dot_q8_K(const SG & sg, const int32_t * table, const uint32_t * bit
     const int lane    = (int) sg.get_local_linear_id();
     const int nwords  = k / 32;
     const int nblocks = k / QK;
-    uint64_t  cur     = (uint64_t) row_start * 8;  // absolute sign bit of the step's first word
-    float     sumf    = 0.0f;
+    // the row's signs as 32-bit words from its first aligned word: bit cur of
+    // them is the step's first sign (32-bit offsets: a row holds < 2^31 bits)
+    const uint32_t * sw   = signs + (row_start >> 2);
+    uint32_t         cur  = (row_start & 3) * 8;
+    float            sumf = 0.0f;
     for (int w0 = 0; w0 < nwords; w0 += W) {
         const int      w      = w0 + lane;
         const bool     active = w < nwords;  // whole 8-lane groups, as W and nwords are multiples of 8
@@ -155,7 +151,7 @@ inline float dot_q8_K(const SG & sg, const int32_t * table, const uint32_t * bit
 #endif
         int32_t        sumi  = 0;
         if (active) {
-            uint32_t        win = sign_window(signs, cur + before);
+            uint32_t        win = sign_window(sw, cur + before);
             const int32_t * q   = (const int32_t *) (y + (size_t) (w >> 3) * Q8K_BYTES + Q8K_QS + (w & 7) * 32);
             for (int g = 0; g < 8; ++g) {
                 const uint32_t nib = (m >> (4 * g)) & 15u;
@@ -199,7 +195,8 @@ inline void dequantize_row(const SG & sg, const uint32_t * bitmap, const uint32_
     const int W      = (int) sg.get_local_linear_range();
     const int lane   = (int) sg.get_local_linear_id();
     const int nwords = k / 32;
-    uint64_t  cur    = (uint64_t) row_start * 8;
+    const uint32_t * sw  = signs + (row_start >> 2);
+    uint32_t         cur = (row_start & 3) * 8;
     for (int w0 = 0; w0 < nwords; w0 += W) {
         const int      w      = w0 + lane;
         const bool     active = w < nwords;
@@ -208,7 +205,7 @@ inline void dequantize_row(const SG & sg, const uint32_t * bitmap, const uint32_
         const uint32_t before = sycl::exclusive_scan_over_group(sg, pc, sycl::plus<uint32_t>());
         const uint32_t total  = sycl::group_broadcast(sg, before + pc, W - 1);
         if (active) {
-            uint32_t    win = sign_window(signs, cur + before);
+            uint32_t    win = sign_window(sw, cur + before);
             const float d   = block_scale(d16, d32, w >> 3);
             for (int i = 0; i < 32; ++i) {
                 const uint32_t present = (m >> i) & 1u;
