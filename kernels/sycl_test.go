@@ -61,6 +61,16 @@ func buildSyclHarness(t *testing.T, prefix, out string, defs ...string) {
 // sg, the kernels launched for sub-group size launch (0: sg).
 func runSyclHarness(t *testing.T, harness string, sg, launch int, cases []*syclCase) []syclResult {
 	t.Helper()
+	res, err := tryRunSyclHarness(t, harness, sg, launch, cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// tryRunSyclHarness is runSyclHarness returning the harness's failure.
+func tryRunSyclHarness(t *testing.T, harness string, sg, launch int, cases []*syclCase) ([]syclResult, error) {
+	t.Helper()
 	dir := t.TempDir()
 	sys := filepath.Join(dir, fmt.Sprintf("system%d.json", sg))
 	if b, err := exec.Command(harness, "system", sys, fmt.Sprint(sg)).CombinedOutput(); err != nil {
@@ -80,7 +90,7 @@ func runSyclHarness(t *testing.T, harness string, sg, launch int, cases []*syclC
 		cmd.Env = append(cmd.Env, fmt.Sprintf("BITCOS_HARNESS_LAUNCH_SG=%d", launch))
 	}
 	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("harness run (sub-group %d): %v\n%s", sg, err, b)
+		return nil, fmt.Errorf("harness run (sub-group %d): %w\n%s", sg, err, b)
 	}
 	f, err := os.Open(out)
 	if err != nil {
@@ -94,7 +104,7 @@ func runSyclHarness(t *testing.T, harness string, sg, launch int, cases []*syclC
 	if int(got) != sg {
 		t.Fatalf("SIMSYCL_SYSTEM asked for sub-group size %d, the kernels ran with %d", sg, got)
 	}
-	return res
+	return res, nil
 }
 
 // syclDotMismatches counts the dot products that differ from VecDotQ8K in
@@ -220,5 +230,16 @@ func TestSYCLBrokenKernelFails(t *testing.T) {
 			t.Fatalf("BITCOS_SYCL_BREAK=%d: no dot product differs from VecDotQ8K: the comparison cannot fail", brk)
 		}
 		t.Logf("BITCOS_SYCL_BREAK=%d: %d of %d dot products differ, as they must", brk, bad, total)
+	}
+	// =3: every sign window starts 64 bits late, so the last row's windows
+	// run past the sign tensor's 8-byte tail, by at most 12 bytes: the
+	// harness's guard page must stop the run (a read past the tensor would
+	// otherwise go unnoticed)
+	harness := filepath.Join(t.TempDir(), "harness")
+	buildSyclHarness(t, prefix, harness, "-DBITCOS_SYCL_BREAK=3")
+	if _, err := tryRunSyclHarness(t, harness, 32, 0, cases); err == nil {
+		t.Fatal("BITCOS_SYCL_BREAK=3 read past the sign stream and the harness did not notice")
+	} else {
+		t.Logf("BITCOS_SYCL_BREAK=3 (reads past the signs): the harness fails: %.60s", err)
 	}
 }

@@ -46,7 +46,8 @@
 // Test hook only (kernels/sycl_test.go builds with it to prove that its
 // comparison can fail): 1 = the sign window advances by 4 per nibble instead
 // of popcount(nibble); 2 = the cursor carried to the next step misses the
-// last lane's word.
+// last lane's word; 3 = every window starts 64 bits late, so the last row's
+// windows run past the 8-byte tail, out of the sign tensor.
 #ifndef BITCOS_SYCL_BREAK
 #define BITCOS_SYCL_BREAK 0
 #endif
@@ -151,7 +152,11 @@ inline float dot_q8_K(const SG & sg, const int32_t * table, const uint32_t * bit
 #endif
         int32_t        sumi  = 0;
         if (active) {
-            uint32_t        win = sign_window(sw, cur + before);
+#if BITCOS_SYCL_BREAK == 3
+            uint32_t win = sign_window(sw, cur + before + 64);
+#else
+            uint32_t win = sign_window(sw, cur + before);
+#endif
             const int32_t * q   = (const int32_t *) (y + (size_t) (w >> 3) * Q8K_BYTES + Q8K_QS + (w & 7) * 32);
             for (int g = 0; g < 8; ++g) {
                 const uint32_t nib = (m >> (4 * g)) & 15u;
