@@ -58,7 +58,12 @@ func buildSyclHarness(t *testing.T, prefix, out string, defs ...string) {
 }
 
 // runSyclHarness runs the cases on a simulated device with sub-group size
-// sg, the kernels launched for sub-group size launch (0: sg).
+// sg, the kernels launched for sub-group size launch (0: sg). A non-zero
+// launch also makes SimSYCL run the work-items in a shuffled order
+// (SIMSYCL_SCHEDULE). SimSYCL switches work-items only at barriers and
+// group operations, so it cannot expose every race: a missing barrier
+// after the table fill, for one, goes unnoticed (checked), as every
+// work-item fills its entries before its first group operation.
 func runSyclHarness(t *testing.T, harness string, sg, launch int, cases []*syclCase) []syclResult {
 	t.Helper()
 	res, err := tryRunSyclHarness(t, harness, sg, launch, cases)
@@ -87,7 +92,7 @@ func tryRunSyclHarness(t *testing.T, harness string, sg, launch int, cases []*sy
 	cmd := exec.Command(harness, "run", in, out)
 	cmd.Env = append(os.Environ(), "SIMSYCL_SYSTEM="+sys)
 	if launch != 0 {
-		cmd.Env = append(cmd.Env, fmt.Sprintf("BITCOS_HARNESS_LAUNCH_SG=%d", launch))
+		cmd.Env = append(cmd.Env, fmt.Sprintf("BITCOS_HARNESS_LAUNCH_SG=%d", launch), "SIMSYCL_SCHEDULE=shuffle:7")
 	}
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("harness run (sub-group %d): %w\n%s", sg, err, b)
