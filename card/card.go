@@ -17,6 +17,7 @@ import (
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
@@ -32,6 +33,11 @@ type Options struct {
 	Source string // the file it was repacked from, or ""
 	Dir    string // where README.md and the chart go; default DefaultDir(Model)
 	Force  bool   // replace an existing README.md or chart
+	// Hub metadata overrides (frontmatter.go); empty: from general.*.
+	License     string
+	BaseModels  []string
+	Tags        []string // added to gguf, bitcos, ternary and general.tags
+	QuantizedBy string
 }
 
 // DefaultDir is where a card goes when no directory is given:
@@ -57,7 +63,7 @@ func Write(opt Options) ([]string, error) {
 	if !hasBitcos(st) {
 		return nil, fmt.Errorf("%s: no BITCOS tensor in this file: a card describes a repacked model (run gguf-bitcos repack first)", opt.Model)
 	}
-	readme, err := markdown(st, opt.Model, opt.Source)
+	readme, err := markdown(st, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -162,12 +168,14 @@ func SHA256File(path string) (string, int64, error) {
 	return hex.EncodeToString(h.Sum(nil)), n, err
 }
 
-// markdown is the README of the card.
-func markdown(st *repack.FileStats, model, source string) (string, error) {
+// markdown is the README of the card, with its hub front matter.
+func markdown(st *repack.FileStats, opt Options) (string, error) {
+	model, source := opt.Model, opt.Source
 	f, err := ggufx.Open(model)
 	if err != nil {
 		return "", err
 	}
+	meta := metaOf(f, opt)
 	arch, _ := kvString(f, "general.architecture")
 	name, _ := kvString(f, "general.name")
 	srcType, _ := kvString(f, repack.KeySourceType)
@@ -182,6 +190,7 @@ func markdown(st *repack.FileStats, model, source string) (string, error) {
 	f.Close()
 
 	var b strings.Builder
+	b.WriteString(frontMatter(meta))
 	title := name
 	if title == "" {
 		title = filepath.Base(model)
@@ -192,10 +201,10 @@ func markdown(st *repack.FileStats, model, source string) (string, error) {
 	b.WriteString("## Sizes\n\n| | bytes |\n|---|---|\n")
 	if source != "" {
 		if fi, err := os.Stat(source); err == nil {
-			fmt.Fprintf(&b, "| source `%s` | %d (%s) |\n", filepath.Base(source), fi.Size(), human(fi.Size()))
+			fmt.Fprintf(&b, "| source `%s` | %d (%s) |\n", filepath.Base(source), fi.Size(), units.Bytes(fi.Size()))
 		}
 	}
-	fmt.Fprintf(&b, "| this model | %d (%s) |\n\n", st.FileBytes, human(st.FileBytes))
+	fmt.Fprintf(&b, "| this model | %d (%s) |\n\n", st.FileBytes, units.Bytes(st.FileBytes))
 	b.WriteString("## Bits per weight of the ternary layers\n\n")
 	fmt.Fprintf(&b, "| layout | bits/weight | bytes |\n|---|---|---|\n")
 	fmt.Fprintf(&b, "| information floor h(z)+(1−z) | %.4f | |\n", st.Total.EntropyBPW)
@@ -220,9 +229,9 @@ func markdown(st *repack.FileStats, model, source string) (string, error) {
 	}
 	r := st.DecodeRead.After
 	b.WriteString("## Memory\n\n")
-	fmt.Fprintf(&b, "One decode step reads %s of weights: head %s, ternary layers %s, rest %s.\n", human(r.Total), human(r.Head), human(r.Ternary), human(r.Rest))
+	fmt.Fprintf(&b, "One decode step reads %s of weights: head %s, ternary layers %s, rest %s.\n", units.Bytes(r.Total), units.Bytes(r.Head), units.Bytes(r.Ternary), units.Bytes(r.Rest))
 	fmt.Fprintf(&b, "Running it takes about %s: weights %s + f16 KV cache %s at a %d-token context (estimate: weights as stored, K and V f16 for every layer; compute buffers not included).\n\n",
-		human(mem.Total), human(mem.Weights), human(mem.KVCache), mem.Context)
+		units.Bytes(mem.Total), units.Bytes(mem.Weights), units.Bytes(mem.KVCache), mem.Context)
 	b.WriteString("## Files\n\n| file | bytes | sha256 |\n|---|---|---|\n")
 	files, err := repack.ShardFiles(model)
 	if err != nil {
@@ -251,16 +260,4 @@ func kvString(f *ggufx.File, key string) (string, bool) {
 		return "", false
 	}
 	return kv.AsString()
-}
-
-func human(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.2f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

@@ -21,8 +21,12 @@ const (
 	KeyI2STail     = "bitcos.i2s_tail." // + weight tensor name
 	KeyPrefix      = "bitcos."
 
-	// FormatVersion is the BITCOS-in-GGUF layout version written.
-	FormatVersion = 1
+	// FormatVersion is the BITCOS-in-GGUF layout version written: 2 since
+	// general.file_type names BITCOS (identity.go).
+	FormatVersion = 2
+	// OldestVersion is the oldest layout version read (1: the source's
+	// general.file_type kept as it was).
+	OldestVersion = 1
 )
 
 // Companion tensor name suffixes; they replace a trailing ".weight".

@@ -3,12 +3,9 @@ package repack
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
@@ -149,32 +146,39 @@ type tensorRef struct {
 
 // writeGGUF writes header h and the data of the tensors src, in order, to
 // an output that becomes path with mode perm when the caller commits it.
+// Tensor data is copied inside the kernel where it can be (copyTensor).
 func writeGGUF(path string, h ggufx.Header, src []tensorRef, perm os.FileMode) (*atomicfile.File, error) {
 	out, err := atomicfile.Create(path, perm)
 	if err != nil {
 		return nil, err
 	}
-	bw := bufio.NewWriterSize(out, 4<<20)
-	w, err := ggufx.NewWriter(bw, h)
-	if err == nil {
-		for _, r := range src {
-			if _, err = io.Copy(w, r.in.Section(r.i)); err != nil {
-				err = fmt.Errorf("%s: tensor %q: %w", r.in.Path, r.in.Tensors[r.i].Name, err)
-				break
-			}
-		}
-	}
-	if err == nil {
-		err = w.Close()
-	}
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err != nil {
+	if err := writeGGUFTo(out.File, h, src); err != nil {
 		out.Abort()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return out, nil
+}
+
+func writeGGUFTo(out *os.File, h ggufx.Header, src []tensorRef) error {
+	hdr, _, err := ggufx.EncodeHeader(h)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(out, 4<<20)
+	if _, err := bw.Write(hdr); err != nil {
+		return err
+	}
+	dw := ggufx.NewDataWriter(bw, h.Alignment)
+	buf := make([]byte, 1<<20)
+	for _, r := range src {
+		if _, err := copyTensor(dw, bw, out, r.in, r.i, buf, func(int64) {}); err != nil {
+			return err
+		}
+		if err := dw.EndTensor(); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
 }
 
 // isSplitKey reports whether key is one of the split.* keys.
@@ -207,53 +211,10 @@ func shardSet(f *ggufx.File) ([]string, error) {
 	return paths, nil
 }
 
-// joinShards merges the shard set paths into one GGUF file: the first
-// shard's KVs without the split.* keys, then every shard's tensors in order.
-// For shards repack wrote, the result is the unsplit repack byte for byte.
-// The result is never committed: read it through ReadPath, then Abort it.
-func joinShards(paths []string, out string) (*atomicfile.File, error) {
-	var ins []*input
-	defer func() {
-		for _, in := range ins {
-			in.Close()
-		}
-	}()
-	var h ggufx.Header
-	for s, p := range paths {
-		in, err := openInput(p)
-		if err != nil {
-			return nil, err
-		}
-		ins = append(ins, in)
-		kv, ok := in.KV(KeySplitNo)
-		if no, _ := kv.AsUint64(); !ok || no != uint64(s) {
-			return nil, fmt.Errorf("%s: split.no is %s, want %d", p, kv.ValueString(), s)
-		}
-		if s == 0 {
-			h = ggufx.Header{Version: in.Version, Alignment: in.Alignment}
-			for _, kv := range in.KVs {
-				if !isSplitKey(kv.Key) {
-					h.KVs = append(h.KVs, kv)
-				}
-			}
-		}
-		for _, t := range in.Tensors {
-			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: t.Type})
-		}
-	}
-	var src []tensorRef
-	for _, in := range ins {
-		for i := range in.Tensors {
-			src = append(src, tensorRef{in, i})
-		}
-	}
-	return writeGGUF(out, h, src, 0o600)
-}
-
 // openJoined opens path and validates what it says of BITCOS
-// (validateBitcos). When path is the first shard of a set, the set is joined
-// into a scratch file first (an unnamed file beside the shards where the
-// system has them; discarded by the returned cleanup).
+// (validateBitcos). When path is the first shard of a set, the set is read
+// as the one file it stands for (join.go), without writing that file; the
+// returned cleanup closes the shards.
 func openJoined(path string) (*input, func(), error) {
 	in, done, err := openJoinedRaw(path)
 	if err != nil {
@@ -281,18 +242,13 @@ func openJoinedRaw(path string) (*input, func(), error) {
 		in, err := openInput(path)
 		return in, func() {}, err
 	}
-	name := strings.TrimSuffix(filepath.Base(path), ".gguf") + ".joined.gguf"
-	scratch, err := joinShards(paths, filepath.Join(filepath.Dir(path), name))
+	// Errors name the first shard, the file the user gave. Data is read
+	// from the shards (no mapping, no in-kernel copies of a whole file).
+	joined, closeShards, err := joinShards(paths, path)
 	if err != nil {
 		return nil, nil, err
 	}
-	in, err := openInput(scratch.ReadPath())
-	if err != nil {
-		scratch.Abort()
-		return nil, nil, err
-	}
-	in.File.Path = path // errors name what the user gave
-	return in, scratch.Abort, nil
+	return &input{File: joined}, closeShards, nil
 }
 
 // ShardFiles lists the files of a model: every shard when path is the first

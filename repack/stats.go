@@ -40,6 +40,44 @@ type TensorStats struct {
 	KernelNote string `json:"kernel_note,omitempty"`
 }
 
+// ModelSummary is the file's identity and size in llama.cpp's terms.
+type ModelSummary struct {
+	Architecture string `json:"architecture"`
+	Name         string `json:"name,omitempty"`
+	FileType     int64  `json:"file_type"` // general.file_type (llama_ftype), -1 when absent
+	// Parameters counts the elements of every tensor but BITCOS
+	// companions (which hold no parameters of their own).
+	Parameters    uint64  `json:"parameters"`
+	BitsPerWeight float64 `json:"bits_per_weight"` // tensor data bits (companions included) per parameter
+}
+
+// summarize reads f's identity and counts its parameters.
+func summarize(f *input) ModelSummary {
+	m := ModelSummary{FileType: -1}
+	if kv, ok := f.KV("general.architecture"); ok {
+		m.Architecture, _ = kv.AsString()
+	}
+	if kv, ok := f.KV("general.name"); ok {
+		m.Name, _ = kv.AsString()
+	}
+	if kv, ok := f.KV("general.file_type"); ok {
+		if v, ok := kv.AsInt64(); ok {
+			m.FileType = v
+		}
+	}
+	var bytes uint64
+	for _, t := range f.Tensors {
+		bytes += t.Size
+		if !isCompanion(t.Name) {
+			m.Parameters += t.Elements()
+		}
+	}
+	if m.Parameters > 0 {
+		m.BitsPerWeight = 8 * float64(bytes) / float64(m.Parameters)
+	}
+	return m
+}
+
 // KeptTensor is a tensor repack keeps as it is, and why.
 type KeptTensor struct {
 	Name   string `json:"name"`
@@ -59,6 +97,7 @@ type DeadNeurons struct {
 type FileStats struct {
 	File      string        `json:"file"`
 	Bitcos    bool          `json:"bitcos_file"` // a BITCOS file (else a stock one, and layouts are predictions)
+	Model     ModelSummary  `json:"model"`
 	FileBytes int64         `json:"file_bytes"`
 	Tensors   []TensorStats `json:"tensors"`
 	Total     TensorStats   `json:"total"`
@@ -118,6 +157,7 @@ func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, er
 	fs := &FileStats{File: path, FileBytes: f.FileSize}
 	isBitcos := f.meta != nil
 	fs.Bitcos = isBitcos
+	fs.Model = summarize(f)
 	var b tensorBuf
 	zeroRowsOf := map[string][]bool{}
 	var dec []Decision

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
 )
 
 func benchCmd() *cobra.Command {
@@ -84,14 +85,14 @@ func benchRepack(in string, runs int) error {
 	slices.Sort(copies)
 	slices.Sort(repacks)
 	med := func(d []time.Duration) time.Duration { return d[len(d)/2] }
-	fmt.Fprintf(stdout, "file %s (%s), largest tensor %s, %d alternating runs each\n", in, human(size), human(int64(largest)), runs)
+	fmt.Fprintf(stdout, "file %s (%s), largest tensor %s, %d alternating runs each\n", in, units.Bytes(size), units.Bytes(int64(largest)), runs)
 	fmt.Fprintf(stdout, "         best     median   MB/s (median)\n")
 	fmt.Fprintf(stdout, "copy   %7.3fs  %7.3fs  %7.1f\n", copies[0].Seconds(), med(copies).Seconds(), mb/med(copies).Seconds())
 	fmt.Fprintf(stdout, "repack %7.3fs  %7.3fs  %7.1f\n", repacks[0].Seconds(), med(repacks).Seconds(), mb/med(repacks).Seconds())
 	fmt.Fprintf(stdout, "repack speed / copy speed: %.2fx (medians), %.2fx (best); goal >= 0.80x\n",
 		med(copies).Seconds()/med(repacks).Seconds(), copies[0].Seconds()/repacks[0].Seconds())
 	goal := int64(256<<20) + int64(largest)
-	fmt.Fprintf(stdout, "repack peak RSS %s (goal <= 256 MiB + largest tensor = %s)\n", human(rss), human(goal))
+	fmt.Fprintf(stdout, "repack peak RSS %s (goal <= 256 MiB + largest tensor = %s)\n", units.Bytes(rss), units.Bytes(goal))
 	return nil
 }
 

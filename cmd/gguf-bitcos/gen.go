@@ -2,10 +2,13 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/modelgen"
@@ -17,7 +20,7 @@ func genCmd() *cobra.Command {
 		seed                   uint64
 		experts, expertsUsed   int
 		odd, nonTernary, out   bool
-		scaleTensors           bool
+		scaleTensors, quiet    bool
 		layers                 int
 	)
 	cmd := &cobra.Command{
@@ -57,7 +60,17 @@ func genCmd() *cobra.Command {
 			}
 			s.Experts, s.OddTensor, s.NonTernary, s.Output, s.ScaleTensors = experts, odd, nonTernary, out, scaleTensors
 			s.ExpertsUsed = expertsUsed
-			if err := modelgen.Write(args[0], s); err != nil {
+			var progress func(done, total int64)
+			if !quiet && term.IsTerminal(int(os.Stderr.Fd())) {
+				var bar *progressbar.ProgressBar
+				progress = func(done, total int64) {
+					if bar == nil {
+						bar = progressbar.DefaultBytes(total, "gen")
+					}
+					bar.Set64(done)
+				}
+			}
+			if err := modelgen.WriteProgress(args[0], s, progress); err != nil {
 				return err
 			}
 			fmt.Fprintln(stdout, "wrote", filepath.Clean(args[0]))
@@ -77,6 +90,10 @@ func genCmd() *cobra.Command {
 	f.BoolVar(&nonTernary, "non-ternary", false, "put a code 3 into blk.0.attn_q (Q2_0, TQ2_0, I2_S)")
 	f.BoolVar(&out, "output-head", false, "add an untied output.weight")
 	f.BoolVar(&scaleTensors, "scale-tensors", false, "add BitNet's optional <base>.scale tensors")
-	cmd.Hidden = false
+	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar")
+	completeValues(cmd, "type", "tq2_0", "tq1_0", "q2_0", "i2_s", "f16", "bf16", "f32")
+	completeValues(cmd, "shape", "small", "2b")
+	completeValues(cmd, "head", "f16", "bf16", "f32", "tq2_0", "tq1_0", "q2_0", "i2_s")
+	completeValues(cmd, "arch", "bitnet", "bitnet-b1.58", "llama")
 	return cmd
 }

@@ -18,21 +18,6 @@ import (
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
-// Exit statuses (README, and `gguf-bitcos --help`).
-const (
-	exitOK       = 0
-	exitError    = 1  // a runtime error: bad input, I/O
-	exitDiffer   = 2  // verify: the files differ
-	exitParity   = 3  // ppl: parity fails
-	exitUsage    = 64 // EX_USAGE: the command line is wrong
-	exitInternal = 70 // EX_SOFTWARE: a bug in gguf-bitcos
-	// 130 and 143: interrupted by SIGINT / SIGTERM (atomicfile.HandleInterrupts)
-)
-
-const exitHelp = `Exit status: 0 success; 1 error (bad input, I/O); 2 verify found differences;
-3 ppl parity fails; 64 usage error; 70 internal error (a bug: please report it);
-130/143 interrupted by SIGINT/SIGTERM (no output is left behind).`
-
 func main() {
 	atomicfile.Logf = func(format string, args ...any) {
 		fmt.Fprintf(os.Stderr, "gguf-bitcos: "+format+"\n", args...)
@@ -91,6 +76,8 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.Version = version()
+	root.SetVersionTemplate("gguf-bitcos {{.Version}}")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{cmd, err} })
 	var cpuprofile string
 	root.PersistentFlags().StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
@@ -119,57 +106,8 @@ func newRoot() *cobra.Command {
 	return root
 }
 
-// exitErr carries a specific exit status.
-type exitErr struct {
-	code int
-	msg  string
-}
-
-func (e exitErr) Error() string { return e.msg }
-
-// usageError is a wrong command line: exit 64 with the usage line.
-type usageError struct {
-	cmd *cobra.Command
-	err error
-}
-
-func (e usageError) Error() string { return e.err.Error() }
-
-func (e usageError) Unwrap() error { return e.err }
-
-// usagef reports a wrong command line of cmd.
-func usagef(cmd *cobra.Command, format string, args ...any) error {
-	return usageError{cmd, fmt.Errorf(format, args...)}
-}
-
-// exactArgs and rangeArgs are cobra's, as usage errors.
-func exactArgs(n int) cobra.PositionalArgs { return asUsage(cobra.ExactArgs(n)) }
-
-func rangeArgs(lo, hi int) cobra.PositionalArgs { return asUsage(cobra.RangeArgs(lo, hi)) }
-
-func asUsage(check cobra.PositionalArgs) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if err := check(cmd, args); err != nil {
-			return usageError{cmd, err}
-		}
-		return nil
-	}
-}
-
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-func human(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.2f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

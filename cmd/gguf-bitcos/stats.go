@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gguf-bitcos/gguf-bitcos/compat"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
@@ -26,19 +26,12 @@ func statsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			// An independent reading of the header, where gguf-parser-go
-			// can read the file (not I2_S, not BITCOS).
-			sum, sumErr := compat.Summarize(args[0])
 			if asJSON {
-				return writeJSON(stdout, struct {
-					*repack.FileStats
-					Parser *compat.Summary `json:"gguf_parser_go,omitempty"`
-				}{fs, sum})
+				return writeJSON(stdout, fs)
 			}
-			if sumErr == nil {
-				fmt.Fprintf(stdout, "model: %s %q, %s, %.2fM parameters, %.3f bits/weight (gguf-parser-go)\n",
-					sum.Architecture, sum.Name, sum.FileType, float64(sum.Parameters)/1e6, sum.BitsPerWeight)
-			}
+			m := fs.Model
+			fmt.Fprintf(stdout, "model: %s %q, file type %d, %.2fM parameters, %.3f bits/weight\n",
+				m.Architecture, m.Name, m.FileType, float64(m.Parameters)/1e6, m.BitsPerWeight)
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(tw, "tensor\ttype\tz\tfloor\t2-bit\tTQ1_0\t5t@128\tBITCOS\t2-z\tBITCOS bytes\tlayout\t")
 			row := func(t repack.TensorStats) {
@@ -79,13 +72,13 @@ func statsCmd() *cobra.Command {
 					}
 				}
 			}
-			fmt.Fprintf(stdout, "file: %s; as repacked: %s\n", human(fs.FileBytes), human(fs.RepackBytes))
+			fmt.Fprintf(stdout, "file: %s; as repacked: %s\n", units.Bytes(fs.FileBytes), units.Bytes(fs.RepackBytes))
 			fmt.Fprintf(stdout, "running it: about %s (weights %s + f16 KV cache %s at %d tokens; compute buffers not counted)\n",
-				human(fs.Memory.Total), human(fs.Memory.Weights), human(fs.Memory.KVCache), fs.Memory.Context)
+				units.Bytes(fs.Memory.Total), units.Bytes(fs.Memory.Weights), units.Bytes(fs.Memory.KVCache), fs.Memory.Context)
 			b, a := fs.DecodeRead.Before, fs.DecodeRead.After
 			fmt.Fprintf(stdout, "one decode step reads:  head %s -> %s, ternary layers %s -> %s, rest %s -> %s; total %s -> %s (%.2fx less)\n",
-				human(b.Head), human(a.Head), human(b.Ternary), human(a.Ternary), human(b.Rest), human(a.Rest),
-				human(b.Total), human(a.Total), float64(b.Total)/float64(max(a.Total, 1)))
+				units.Bytes(b.Head), units.Bytes(a.Head), units.Bytes(b.Ternary), units.Bytes(a.Ternary), units.Bytes(b.Rest), units.Bytes(a.Rest),
+				units.Bytes(b.Total), units.Bytes(a.Total), float64(b.Total)/float64(max(a.Total, 1)))
 			return nil
 		},
 	}

@@ -104,9 +104,14 @@ func (s *Spec) plan() []tensor {
 	return ts
 }
 
-// Write writes the model described by s to path (through a temporary file
-// renamed at the end).
-func Write(path string, s Spec) error {
+// Write writes the model described by s to path (atomicfile: unnamed until
+// complete).
+func Write(path string, s Spec) error { return WriteProgress(path, s, nil) }
+
+// WriteProgress is Write calling progress (if not nil) with the bytes
+// written of the file's size after each tensor, and once more when the file
+// is complete.
+func WriteProgress(path string, s Spec, progress func(done, total int64)) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -129,10 +134,18 @@ func Write(path string, s Spec) error {
 		return err
 	}
 	rng := rand.New(rand.NewPCG(s.Seed, 0x9e3779b97f4a7c15))
+	report := func(done uint64) {
+		if progress != nil {
+			// The last tenth is the flush to disk at the commit.
+			progress(int64(done), int64(w.FileSize()+w.FileSize()/10))
+		}
+	}
+	offs := w.Tensors()
 	for i, t := range ts {
 		if err := s.writeTensor(w, rng, i, t); err != nil {
 			return fmt.Errorf("modelgen: %s: %w", t.info.Name, err)
 		}
+		report(w.DataOffset() + offs[i].Offset + offs[i].Size)
 	}
 	if err := w.Close(); err != nil {
 		return err
@@ -140,7 +153,11 @@ func Write(path string, s Spec) error {
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	return tmp.Commit()
+	if err := tmp.Commit(); err != nil {
+		return err
+	}
+	report(w.FileSize() + w.FileSize()/10)
+	return nil
 }
 
 func (s *Spec) writeTensor(w *ggufx.Writer, rng *rand.Rand, idx int, t tensor) error {
