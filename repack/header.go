@@ -49,7 +49,7 @@ func headerFor(f *input, dec []Decision, cand []bool, reserve bool, tails map[in
 				signBytes = format.SignTailBytes
 			}
 			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: ggufx.TypeBITCOS})
-			s := format.Scales{Group: CodecFor(d.Source).ScaleGroup()}
+			s := format.Scales{Group: d.codec.ScaleGroup()}
 			h.Tensors = append(h.Tensors, companionInfos(t.Name, k, rows, &s, signBytes)...)
 			srcTypes = append(srcTypes, d.Source.String())
 			nz += d.Weights - d.NonZero

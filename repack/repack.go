@@ -493,11 +493,7 @@ func encodeTensor(f *input, i int, d *Decision, st *encState) piece {
 	}
 	t := f.Tensors[i]
 	st.nnz = format.RowNonZeros(&b.p, st.nnz)
-	isCanonical := true
-	if c := CodecFor(t.Type); c == format.Codec(format.TQ1_0) {
-		isCanonical = canonical(c, b)
-	}
-	decide(f, d, st.nnz, isCanonical)
+	decide(f, d, st.nnz, reencodes(d, b))
 	switch d.Layout {
 	case LayoutKept:
 		return piece{idx: i}

@@ -191,7 +191,7 @@ func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, er
 		}
 		group := b.s.Group // BITCOS: as stored
 		if t.Type != ggufx.TypeBITCOS {
-			group = CodecFor(d.Source).ScaleGroup()
+			group = d.codec.ScaleGroup()
 		}
 		ts := tensorStats(&d, group)
 		fs.Tensors = append(fs.Tensors, ts)

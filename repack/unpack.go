@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 )
@@ -90,7 +91,7 @@ func unpackTo(f *input, w io.Writer) error {
 		if err := loadBitcos(f, i, &b); err != nil {
 			return err
 		}
-		c := CodecFor(f.meta.sources[t.Name])
+		c := format.CodecFor(f.meta.sources[t.Name])
 		if n := c.TensorBytes(b.p.K, b.p.Rows); cap(data) < n {
 			data = make([]byte, n)
 		} else {

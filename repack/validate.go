@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
 
@@ -122,7 +123,7 @@ func validateBitcos(f *ggufx.File) (*bitcosMeta, error) {
 	for n, i := range weights {
 		t := f.Tensors[i]
 		st, ok := ggufx.ParseGGMLType(types[n])
-		c := CodecFor(st)
+		c := format.CodecFor(st)
 		if !ok || c == nil {
 			return nil, fail(t.Name, "", "%s gives it source type %q, which is not a ternary type unpack can write", KeySourceTypes, types[n])
 		}
@@ -151,7 +152,7 @@ func validateBitcos(f *ggufx.File) (*bitcosMeta, error) {
 		case kv.Key == KeySourceType:
 			s, ok := kv.AsString()
 			st, known := ggufx.ParseGGMLType(s)
-			if !ok || !known || CodecFor(st) == nil {
+			if !ok || !known || format.CodecFor(st) == nil {
 				return nil, fail("", kv.Key, "is %s, want the name of a ternary source type", kv.ValueString())
 			}
 			m.sourceType = st

@@ -225,7 +225,7 @@ func checkZeroDensity(v *VerifyResult, b *input, zeros, weights int64) {
 	}
 }
 
-func isTernaryType(t ggufx.GGMLType) bool { return t == ggufx.TypeBITCOS || CodecFor(t) != nil }
+func isTernaryType(t ggufx.GGMLType) bool { return t == ggufx.TypeBITCOS || format.CodecFor(t) != nil }
 
 // loadAny loads a stock ternary tensor or a BITCOS family.
 func loadAny(f *input, i int, b *tensorBuf) error {

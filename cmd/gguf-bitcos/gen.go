@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/modelgen"
 )
@@ -78,7 +79,7 @@ func genCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&typ, "type", "tq2_0", "ternary type: tq2_0, tq1_0, q2_0, i2_s (or f16/bf16/f32 master)")
+	f.StringVar(&typ, "type", "tq2_0", "ternary type: "+strings.Join(stockTypes(), ", ")+" (or f16/bf16/f32 master)")
 	f.StringVar(&shape, "shape", "small", "small or 2b (BitNet b1.58 2B4T's shape, ~1.2 GB)")
 	f.StringVar(&head, "head", "", "token_embd type (f16, bf16, f32, or the ternary --type itself)")
 	f.StringVar(&arch, "arch", "", "general.architecture (bitnet, bitnet-b1.58, or llama: with --experts a Mixtral-style MoE llama.cpp runs)")
@@ -91,9 +92,19 @@ func genCmd() *cobra.Command {
 	f.BoolVar(&out, "output-head", false, "add an untied output.weight")
 	f.BoolVar(&scaleTensors, "scale-tensors", false, "add BitNet's optional <base>.scale tensors")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar")
-	completeValues(cmd, "type", "tq2_0", "tq1_0", "q2_0", "i2_s", "f16", "bf16", "f32")
+	completeValues(cmd, "type", append(stockTypes(), "f16", "bf16", "f32")...)
 	completeValues(cmd, "shape", "small", "2b")
-	completeValues(cmd, "head", "f16", "bf16", "f32", "tq2_0", "tq1_0", "q2_0", "i2_s")
+	completeValues(cmd, "head", append([]string{"f16", "bf16", "f32"}, stockTypes()...)...)
 	completeValues(cmd, "arch", "bitnet", "bitnet-b1.58", "llama")
 	return cmd
+}
+
+// stockTypes names every registered stock ternary type (format.CodecFor),
+// as ggml spells them.
+func stockTypes() []string {
+	var names []string
+	for _, c := range format.StockCodecs() {
+		names = append(names, c.Type().String())
+	}
+	return names
 }

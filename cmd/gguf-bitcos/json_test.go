@@ -32,6 +32,7 @@ func TestJSONKeysAreSnakeCase(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "p.gguf")
 	pplJSON, _ := json.Marshal(ppl.Result{})
+	benchJSON, _ := json.Marshal(benchResult{PeakRSS: 1})
 	for _, c := range []struct {
 		name string
 		args []string
@@ -42,6 +43,7 @@ func TestJSONKeysAreSnakeCase(t *testing.T) {
 		{"verify", []string{"verify", "--json", fixture, out}, nil},
 		{"card", []string{"card", "--json", out, "-o", filepath.Join(dir, "card")}, nil},
 		{"ppl", nil, pplJSON},
+		{"bench repack", nil, benchJSON},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			raw := c.raw

@@ -31,21 +31,8 @@ const (
 	kindRouter // an MoE router: N(0, routerScale^2)
 )
 
-// ternaryTypes are the types Spec.Type may name for quantized models.
-func codecFor(t ggufx.GGMLType) format.Codec {
-	switch t {
-	case ggufx.TypeTQ2_0:
-		return format.TQ2_0
-	case ggufx.TypeTQ1_0:
-		return format.TQ1_0
-	case ggufx.TypeQ2_0:
-		return format.Q2_0
-	case ggufx.TypeI2_S:
-		return format.I2S
-	}
-	return nil
-}
-
+// isMaster reports whether Spec.Type names a float master (the other types
+// it may name are the stock ternary ones, format.CodecFor).
 func isMaster(t ggufx.GGMLType) bool {
 	return t == ggufx.TypeF16 || t == ggufx.TypeBF16 || t == ggufx.TypeF32
 }
@@ -58,7 +45,7 @@ func (s *Spec) plan() []tensor {
 		return &ts[len(ts)-1]
 	}
 	head := kindEmbed
-	if s.HeadType == s.Type && codecFor(s.Type) != nil { // a ternary embedding
+	if s.HeadType == s.Type && format.CodecFor(s.Type) != nil { // a ternary embedding
 		head = kindTernary
 	}
 	add("token_embd.weight", head, s.HeadType, E, uint64(s.NVocab))
@@ -115,7 +102,7 @@ func WriteProgress(path string, s Spec, progress func(done, total int64)) error 
 	if err := s.check(); err != nil {
 		return err
 	}
-	if codecFor(s.Type) == nil && !isMaster(s.Type) {
+	if format.CodecFor(s.Type) == nil && !isMaster(s.Type) {
 		return fmt.Errorf("modelgen: %v is not a ternary or float master type", s.Type)
 	}
 	ts := s.plan()
@@ -191,7 +178,7 @@ func (s *Spec) writeTensor(w *ggufx.Writer, rng *rand.Rand, idx int, t tensor) e
 	if isMaster(s.Type) {
 		return writeMaster(w, rng, s.Type, &p)
 	}
-	c := codecFor(s.Type)
+	c := format.CodecFor(s.Type)
 	sc := makeScales(rng, c, &p, idx)
 	s.llamaGain(sc, k, z)
 	buf := make([]byte, c.TensorBytes(k, rows))

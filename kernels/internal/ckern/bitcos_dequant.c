@@ -1,5 +1,5 @@
 //go:build cgo
 
-// kernels/c sha256: 54752ff79f7518450ceebe1d9074834f200c00801d61b39aa069f862eed92be9
+// kernels/c sha256: 691dfb02bfb9e3eccbd3fc888e5d93e724a6101e93f13c2e79efd78418c17d0b
 #pragma GCC optimize("fp-contract=off")
 #include "../../c/bitcos_dequant.c"
