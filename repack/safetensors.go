@@ -53,7 +53,7 @@ func (s *statsSource) openSafetensors(name string) (*input, error) {
 	}
 	s.info = &SourceInfo{Format: "safetensors", Files: files}
 	h := ggufx.Header{Version: 3, Alignment: ggufx.DefaultAlignment,
-		KVs: []ggufx.KV{ggufx.KVString("general.name", strings.TrimSuffix(path2base(name), ".json"))}}
+		KVs: []ggufx.KV{ggufx.KVString("general.name", strings.TrimSuffix(strings.TrimSuffix(path2base(name), ".index.json"), ".safetensors"))}}
 	kvs, err := s.configKVs(sibling(name, safetensors.ConfigName))
 	if err != nil {
 		return nil, err

@@ -158,3 +158,20 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseIndex: no panic; a parsed index names only plain shard files.
+func FuzzParseIndex(f *testing.F) {
+	f.Add([]byte(`{"weight_map":{"a":"m-00001-of-00002.safetensors"}}`))
+	f.Add([]byte(`{"weight_map":{"a":"../x.safetensors"}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ix, err := ParseIndex(b, "fuzz")
+		if err != nil {
+			return
+		}
+		for _, file := range ix.Files {
+			if checkShardName(file) != nil || strings.Contains(file, "/") {
+				t.Fatalf("shard %q accepted", file)
+			}
+		}
+	})
+}
