@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -228,5 +230,37 @@ func TestHeaderBytes(t *testing.T) {
 	// Content-Range, Content-Type, Date and Last-Modified: 150-300 bytes.
 	if h := r.Stats().HeaderBytes; h < 150 || h > 300 {
 		t.Fatalf("one response: %d header bytes", h)
+	}
+}
+
+// Answers that do not match the request are errors, not data.
+func TestBadAnswers(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		status int
+		cr     string
+		want   string
+	}{
+		{"other start", 206, "bytes 5-5/100", "the server sent from 5"},
+		{"no content-range", 206, "", "without a byte Content-Range"},
+		{"no total", 206, "bytes 0-0/*", "a total is required"},
+		{"garbage", 206, "bytes x-y/z", "malformed"},
+		{"not satisfiable", 416, "bytes */100", "416"},
+		{"forbidden", 403, "", "403"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if c.cr != "" {
+					w.Header().Set("Content-Range", c.cr)
+				}
+				w.WriteHeader(c.status)
+				w.Write([]byte{1})
+			}))
+			defer srv.Close()
+			_, err := httprange.Open(context.Background(), srv.URL+"/f", fast)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want %q", err, c.want)
+			}
+		})
 	}
 }
