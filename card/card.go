@@ -33,6 +33,11 @@ type Options struct {
 	Source string // the file it was repacked from, or ""
 	Dir    string // where README.md and the chart go; default DefaultDir(Model)
 	Force  bool   // replace an existing README.md or chart
+	// Hub metadata overrides (frontmatter.go); empty: from general.*.
+	License     string
+	BaseModels  []string
+	Tags        []string // added to gguf, bitcos, ternary and general.tags
+	QuantizedBy string
 }
 
 // DefaultDir is where a card goes when no directory is given:
@@ -58,7 +63,7 @@ func Write(opt Options) ([]string, error) {
 	if !hasBitcos(st) {
 		return nil, fmt.Errorf("%s: no BITCOS tensor in this file: a card describes a repacked model (run gguf-bitcos repack first)", opt.Model)
 	}
-	readme, err := markdown(st, opt.Model, opt.Source)
+	readme, err := markdown(st, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -163,12 +168,14 @@ func SHA256File(path string) (string, int64, error) {
 	return hex.EncodeToString(h.Sum(nil)), n, err
 }
 
-// markdown is the README of the card.
-func markdown(st *repack.FileStats, model, source string) (string, error) {
+// markdown is the README of the card, with its hub front matter.
+func markdown(st *repack.FileStats, opt Options) (string, error) {
+	model, source := opt.Model, opt.Source
 	f, err := ggufx.Open(model)
 	if err != nil {
 		return "", err
 	}
+	meta := metaOf(f, opt)
 	arch, _ := kvString(f, "general.architecture")
 	name, _ := kvString(f, "general.name")
 	srcType, _ := kvString(f, repack.KeySourceType)
@@ -183,6 +190,7 @@ func markdown(st *repack.FileStats, model, source string) (string, error) {
 	f.Close()
 
 	var b strings.Builder
+	b.WriteString(frontMatter(meta))
 	title := name
 	if title == "" {
 		title = filepath.Base(model)

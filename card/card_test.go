@@ -3,9 +3,14 @@ package card
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"gopkg.in/yaml.v3"
+
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/corrupt"
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
@@ -54,7 +59,7 @@ func TestWriteRefusesAndCleansUp(t *testing.T) {
 			os.WriteFile(filepath.Join(d, ReadmeFile), []byte("mine"), 0o644)
 			return Options{Model: out, Dir: d, Force: true}
 		}, "", func(t *testing.T, opt Options) {
-			if b, _ := os.ReadFile(filepath.Join(opt.Dir, ReadmeFile)); !strings.HasPrefix(string(b), "# ") {
+			if b, _ := os.ReadFile(filepath.Join(opt.Dir, ReadmeFile)); !strings.Contains(string(b), "\n# ") {
 				t.Fatalf("README.md not replaced: %q", b)
 			}
 		}},
@@ -101,5 +106,73 @@ func TestCardNamesTheSource(t *testing.T) {
 	b, _ := os.ReadFile(paths[0])
 	if !strings.Contains(string(b), "gguf-bitcos verify tiny-tq2_0.gguf tiny.bitcos.gguf") {
 		t.Fatalf("the card does not name its source in the verify command:\n%s", b)
+	}
+}
+
+// TestFrontMatter: the card starts with YAML front matter the hub reads,
+// filled from general.* and overridable; it parses as YAML whatever the
+// strings hold.
+func TestFrontMatter(t *testing.T) {
+	dir := t.TempDir()
+	data, _ := os.ReadFile(filepath.Join("..", "testdata", "tiny-tq2_0.gguf"))
+	withMeta, err := corrupt.Rewrite(data, func(h *ggufx.Header) {
+		h.KVs = append(h.KVs,
+			ggufx.KVString("general.license", "mit"),
+			ggufx.KVUint32("general.base_model.count", 2),
+			ggufx.KVString("general.base_model.0.name", "bitnet-b1.58-2B-4T"),
+			ggufx.KVString("general.base_model.0.organization", "Microsoft"),
+			ggufx.KVString("general.base_model.0.repo_url", "https://huggingface.co/microsoft/bitnet-b1.58-2B-4T"),
+			ggufx.KVString("general.base_model.1.name", "Other Model"),
+			ggufx.KVString("general.base_model.1.organization", "Some Org"),
+			ggufx.KVStringArray("general.tags", []string{"text-generation", "gguf", "key: \"value\"\n- injected"}),
+		)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig := filepath.Join(dir, "m-TQ2_0.gguf")
+	os.WriteFile(orig, data, 0o644)
+	src := filepath.Join(dir, "meta-TQ2_0.gguf")
+	os.WriteFile(src, withMeta, 0o644)
+	rep, err := repack.Repack(src, repack.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type fm struct {
+		Library     string   `yaml:"library_name"`
+		License     string   `yaml:"license"`
+		BaseModel   []string `yaml:"base_model"`
+		Relation    string   `yaml:"base_model_relation"`
+		Tags        []string `yaml:"tags"`
+		QuantizedBy string   `yaml:"quantized_by"`
+	}
+	read := func(opt Options) fm {
+		t.Helper()
+		opt.Model, opt.Force = rep.Output, true
+		opt.Dir = filepath.Join(dir, "card")
+		paths, err := Write(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(paths[0])
+		parts := strings.SplitN(string(b), "---\n", 3)
+		if len(parts) != 3 || parts[0] != "" {
+			t.Fatalf("no front matter:\n%s", b)
+		}
+		var m fm
+		if err := yaml.Unmarshal([]byte(parts[1]), &m); err != nil {
+			t.Fatalf("front matter is not YAML: %v\n%s", err, parts[1])
+		}
+		return m
+	}
+	m := read(Options{})
+	want := fm{Library: "gguf", License: "mit", BaseModel: []string{"microsoft/bitnet-b1.58-2B-4T", "Some-Org/Other-Model"},
+		Relation: "quantized", Tags: []string{"gguf", "bitcos", "ternary", "text-generation", "key: \"value\"\n- injected"}, QuantizedBy: "gguf-bitcos"}
+	if !reflect.DeepEqual(m, want) {
+		t.Fatalf("front matter %+v, want %+v", m, want)
+	}
+	m = read(Options{License: "apache-2.0", BaseModels: []string{"me/base"}, Tags: []string{"extra"}, QuantizedBy: "someone"})
+	if m.License != "apache-2.0" || !reflect.DeepEqual(m.BaseModel, []string{"me/base"}) || m.QuantizedBy != "someone" || m.Tags[len(m.Tags)-1] != "extra" {
+		t.Fatalf("overrides: %+v", m)
 	}
 }

@@ -60,6 +60,12 @@ func (j *joinedReader) ReadAt(p []byte, off int64) (int, error) {
 // a writer lays them out. For shards repack wrote, its bytes are the
 // unsplit repack's. The shards stay open until the returned close.
 func joinShards(paths []string, name string) (*ggufx.File, func(), error) {
+	return joinShardsWith(paths, name, ggufx.Open)
+}
+
+// joinShardsWith is joinShards with the shards opened by open (remote.go
+// opens URLs).
+func joinShardsWith(paths []string, name string, open func(string) (*ggufx.File, error)) (*ggufx.File, func(), error) {
 	var shards []*ggufx.File
 	closeAll := func() {
 		for _, s := range shards {
@@ -73,7 +79,7 @@ func joinShards(paths []string, name string) (*ggufx.File, func(), error) {
 	}
 	var srcs []source
 	for s, p := range paths {
-		sh, err := ggufx.Open(p)
+		sh, err := open(p)
 		if err != nil {
 			closeAll()
 			return nil, nil, err

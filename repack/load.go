@@ -21,7 +21,7 @@ type tensorBuf struct {
 // tensor named.
 func loadStock(f *input, i int, b *tensorBuf) error {
 	t := f.Tensors[i]
-	c := CodecFor(t.Type)
+	c := format.CodecFor(t.Type)
 	if c == nil {
 		return fmt.Errorf("%s: tensor %q: %v is not a ternary type", f.Path, t.Name, t.Type)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -35,9 +34,16 @@ type Options struct {
 	// Split, if set, writes shards as llama-gguf-split does
 	// (OUTPUT-without-.gguf-00001-of-0000N.gguf) instead of one file.
 	Split SplitOptions
-	// Progress, if set, is called with bytes done and total, from one
-	// goroutine, as the output is written.
-	Progress func(done, total int64)
+	// Force writes the output even when nothing gains: no tensor becomes
+	// BITCOS (or is ternarized, or has its head quantized), so the output
+	// would only be the input with bitcos.* keys, a little larger.
+	Force bool
+	// Progress, if set, is called from one goroutine as the job goes on,
+	// with the phase ("repack", "flush", "split") and the work done of the
+	// whole job's total, in bytes: the data pass, then the flush to disk
+	// with the read-back check (counted as half the data), then the shards
+	// (the data again). It reaches total only when the job is done.
+	Progress func(phase string, done, total int64)
 }
 
 // Report summarises a repack.
@@ -54,18 +60,18 @@ type Report struct {
 	// Canonical is empty when an unpack reproduces the input byte for byte,
 	// else why it cannot (the input's own layout is not canonical).
 	Canonical string `json:"canonical_note,omitempty"`
+	// NotWritten says why no output was written (nothing gains; see
+	// Options.Force), or is empty.
+	NotWritten string `json:"not_written,omitempty"`
 	// Warnings are what the user must hear even though the repack worked:
 	// input bytes the header does not describe (not copied), no tensors.
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// DefaultOutput is where repack writes when no output is given.
-func DefaultOutput(in string) string {
-	if ext := filepath.Ext(in); ext == ".gguf" {
-		return in[:len(in)-len(ext)] + ".bitcos.gguf"
-	}
-	return in + ".bitcos.gguf"
-}
+// DefaultOutput is where repack writes when no output is given: the
+// source type's label in the name replaced by BITCOS, or -BITCOS added
+// (identity.go).
+func DefaultOutput(in string) string { return outputName(in) }
 
 // Repack rewrites the GGUF file at in with every ternary tensor that gets
 // smaller stored as BITCOS. The output is written unnamed (atomicfile) in the
@@ -127,7 +133,8 @@ func Repack(in string, opt Options) (*Report, error) {
 		return nil, err
 	}
 	defer tmp.Abort() // nothing after a Commit
-	written, err := writeData(f, dec, cand, tmp.File, reserved, opt)
+	prog := newJobProgress(f, opt)
+	written, err := writeData(f, dec, cand, tmp.File, reserved, opt, prog)
 	if err != nil {
 		return nil, err
 	}
@@ -138,6 +145,7 @@ func Repack(in string, opt Options) (*Report, error) {
 	if err := ggufx.WriteHeaderAt(tmp, h, reserved, written); err != nil {
 		return nil, fmt.Errorf("%s: %w", opt.Output, err)
 	}
+	gains := false
 	for _, d := range dec {
 		switch d.Layout {
 		case LayoutBitcos:
@@ -145,8 +153,15 @@ func Repack(in string, opt Options) (*Report, error) {
 		case LayoutKept:
 			rep.Kept++
 		}
+		gains = gains || d.Layout == LayoutBitcos || d.Layout == LayoutTQ2 || d.head != ""
 	}
 	rep.Tensors = dec
+	if !gains && !opt.Force {
+		// The deferred Abort discards the output.
+		rep.NotWritten = "no tensor is smaller as BITCOS, so the output would only be the input with bitcos.* keys; nothing was written (force writes it anyway)"
+		rep.Output, rep.OutputBytes = "", 0
+		return rep, nil
+	}
 	// The read-back check runs while the kernel writes the file out: both
 	// must finish before the rename.
 	checked := make(chan error, 1)
@@ -155,6 +170,7 @@ func Repack(in string, opt Options) (*Report, error) {
 		last := written[len(written)-1]
 		end += int64(pad(last.Offset+last.Size, f.Alignment))
 	}
+	prog.phase("flush")
 	go func() { checked <- checkWritten(tmp.ReadPath(), h, written, end) }()
 	syncErr := tmp.Sync()
 	checkErr := <-checked
@@ -165,6 +181,7 @@ func Repack(in string, opt Options) (*Report, error) {
 		return nil, fmt.Errorf("%s: the written output did not read back intact: %w", opt.Output, checkErr)
 	}
 	if opt.Split.MaxBytes > 0 || opt.Split.MaxTensors > 0 {
+		prog.phase("split")
 		// The verified single file is cut into shards, then discarded.
 		prefix := strings.TrimSuffix(opt.Output, ".gguf")
 		if rep.Shards, err = splitFile(tmp.ReadPath(), prefix, opt.Split, inputPerm(in)); err != nil {
@@ -176,11 +193,13 @@ func Repack(in string, opt Options) (*Report, error) {
 			}
 		}
 		rep.Output = rep.Shards[0]
+		prog.done()
 		return rep, nil // the deferred Abort discards the single file
 	}
 	if err := tmp.Commit(); err != nil {
 		return nil, err
 	}
+	prog.done()
 	if st, err := os.Stat(opt.Output); err == nil {
 		rep.OutputBytes = st.Size()
 	}
@@ -225,6 +244,56 @@ func sameFile(a, b string) (bool, error) {
 	return os.SameFile(sa, sb), nil
 }
 
+// jobProgress turns the phases of a repack into one progress figure
+// (Options.Progress): the data pass counts its input bytes, the flush and
+// check half as much, the split as much again.
+type jobProgress struct {
+	fn                 func(phase string, done, total int64)
+	data, flush, split int64
+	name               string
+	base               int64 // work of the phases before the current one
+}
+
+func newJobProgress(f *input, opt Options) *jobProgress {
+	p := &jobProgress{fn: opt.Progress, name: "repack"}
+	for _, t := range f.Tensors {
+		p.data += int64(t.Size)
+	}
+	p.flush = p.data / 2
+	if opt.Split.MaxBytes > 0 || opt.Split.MaxTensors > 0 {
+		p.split = p.data
+	}
+	return p
+}
+
+func (p *jobProgress) total() int64 { return p.data + p.flush + p.split }
+
+// report says that done bytes of the current phase are done.
+func (p *jobProgress) report(done int64) {
+	if p.fn != nil {
+		p.fn(p.name, p.base+done, p.total())
+	}
+}
+
+// phase starts the next phase: the ones before it are complete.
+func (p *jobProgress) phase(name string) {
+	switch name {
+	case "flush":
+		p.base = p.data
+	case "split":
+		p.base = p.data + p.flush
+	}
+	p.name = name
+	p.report(0)
+}
+
+// done says the whole job is.
+func (p *jobProgress) done() {
+	if p.fn != nil {
+		p.fn("done", p.total(), p.total())
+	}
+}
+
 // lookAheadBytes bounds the encoded data waiting to be written.
 const lookAheadBytes = 96 << 20
 
@@ -240,16 +309,13 @@ type piece struct {
 // are decided and encoded on worker goroutines (dec is updated), in order
 // with bounded look-ahead; the other tensors are streamed from the input.
 // It returns where each output tensor was written.
-func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart uint64, opt Options) ([]ggufx.Span, error) {
+func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart uint64, opt Options, prog *jobProgress) ([]ggufx.Span, error) {
 	if _, err := out.Seek(int64(dataStart), io.SeekStart); err != nil {
 		return nil, err
 	}
 	bw := bufio.NewWriterSize(out, 4<<20)
 	w := ggufx.NewDataWriter(bw, f.Alignment)
-	var total int64
-	for _, t := range f.Tensors {
-		total += int64(t.Size)
-	}
+	total := prog.data
 	// Futures in input order. Encodings run on at most Workers goroutines
 	// and hold at most lookAheadBytes of data waiting to be written (a
 	// larger tensor runs alone), so memory stays about lookAheadBytes + one
@@ -308,9 +374,7 @@ func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart ui
 		}
 		if pc.bufs == nil {
 			n, err := copyTensor(w, bw, out, f, pc.idx, buf, func(n int64) {
-				if opt.Progress != nil {
-					opt.Progress(done+n, total)
-				}
+				prog.report(done + n)
 			})
 			f.release(pc.idx)
 			if err == nil {
@@ -335,9 +399,7 @@ func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart ui
 			done += dec[pc.idx].SourceBytes
 			pc.release()
 		}
-		if opt.Progress != nil {
-			opt.Progress(min(done, total), total)
-		}
+		prog.report(min(done, total))
 	}
 	if firstErr != nil {
 		return nil, firstErr
@@ -431,11 +493,7 @@ func encodeTensor(f *input, i int, d *Decision, st *encState) piece {
 	}
 	t := f.Tensors[i]
 	st.nnz = format.RowNonZeros(&b.p, st.nnz)
-	isCanonical := true
-	if c := CodecFor(t.Type); c == format.Codec(format.TQ1_0) {
-		isCanonical = canonical(c, b)
-	}
-	decide(f, d, st.nnz, isCanonical)
+	decide(f, d, st.nnz, reencodes(d, b))
 	switch d.Layout {
 	case LayoutKept:
 		return piece{idx: i}

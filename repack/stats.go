@@ -38,6 +38,8 @@ type TensorStats struct {
 	// KernelNote says which activation type a kernel needs for this
 	// tensor: Q8_K wants rows that are multiples of 256.
 	KernelNote string `json:"kernel_note,omitempty"`
+	// ZInterval is set in sampled mode (sample.go).
+	ZInterval *ZInterval `json:"z_interval,omitempty"`
 }
 
 // ModelSummary is the file's identity and size in llama.cpp's terms.
@@ -118,6 +120,11 @@ type FileStats struct {
 		Before ReadBytes `json:"before"`
 		After  ReadBytes `json:"after"`
 	} `json:"decode_step_reads"`
+	// Source, Remote and Sampled describe a safetensors master, a file
+	// read over HTTP and a sampled run (remote.go, sample.go).
+	Source  *SourceInfo    `json:"source,omitempty"`
+	Remote  *RemoteStats   `json:"remote,omitempty"`
+	Sampled *SampleSummary `json:"sampled,omitempty"`
 }
 
 // ReadBytes splits the weight bytes one decode step reads: the output head
@@ -147,13 +154,20 @@ var ffnRe = regexp.MustCompile(`^blk\.(\d+)\.ffn_(gate|up)\.weight$`)
 // With ternarize, a float master's projections are reported as ternarized
 // (as repack --ternarize would write them).
 func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, error) {
-	f, done, err := openJoined(path)
+	return StatsWith(path, StatsOptions{Ternarize: ternarize, Heads: heads})
+}
+
+// StatsWith is Stats of a local file or URL, a GGUF or a safetensors
+// master, read whole or sampled (remote.go, sample.go).
+func StatsWith(path string, opt StatsOptions) (*FileStats, error) {
+	f, src, err := openStats(path, &opt)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	ternarize := opt.Ternarize // a safetensors master implies it
+	defer src.close()
 	defer f.Close()
-	f.heads = heads
+	f.heads = opt.Heads
 	fs := &FileStats{File: path, FileBytes: f.FileSize}
 	isBitcos := f.meta != nil
 	fs.Bitcos = isBitcos
@@ -161,12 +175,22 @@ func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, er
 	var b tensorBuf
 	zeroRowsOf := map[string][]bool{}
 	var dec []Decision
+	var ivs []*ZInterval
 	for i, t := range f.Tensors {
 		if isCompanion(t.Name) {
 			continue
 		}
 		var d Decision
-		if t.Type == ggufx.TypeBITCOS {
+		var iv *ZInterval
+		sampled := false
+		if opt.Sample > 0 {
+			if d, iv, sampled, err = sampleTensor(f, i, opt.Sample, opt.Seed, ternarize); err != nil {
+				return nil, err
+			}
+		}
+		if sampled {
+			// d is the estimate
+		} else if t.Type == ggufx.TypeBITCOS {
 			if err := loadBitcos(f, i, &b); err != nil {
 				return nil, err
 			}
@@ -191,11 +215,20 @@ func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, er
 		}
 		group := b.s.Group // BITCOS: as stored
 		if t.Type != ggufx.TypeBITCOS {
-			group = CodecFor(d.Source).ScaleGroup()
+			group = d.codec.ScaleGroup()
+		} else if sampled {
+			group = storedGroup(f, i)
 		}
 		ts := tensorStats(&d, group)
+		if opt.Sample > 0 {
+			if iv == nil {
+				iv = exactInterval(f, i, d.Z, d.master)
+			}
+			ts.ZInterval = iv
+			ivs = append(ivs, iv)
+		}
 		fs.Tensors = append(fs.Tensors, ts)
-		if ffnRe.MatchString(t.Name) {
+		if ffnRe.MatchString(t.Name) && !sampled {
 			z := make([]bool, len(d.rowNNZ))
 			for r, n := range d.rowNNZ {
 				z[r] = n == 0
@@ -204,6 +237,7 @@ func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, er
 		}
 	}
 	fs.Total = totalStats(fs.Tensors)
+	src.finish(fs, ivs)
 	fs.DecodeRead = decodeReads(f, dec)
 	fs.Memory = estimateMemory(f.File, fs.FileBytes-int64(f.DataOffset), MemoryContext)
 	fs.Dead = deadNeurons(zeroRowsOf)

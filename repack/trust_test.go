@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,7 +21,9 @@ func repacked(t *testing.T, typ ggufx.GGMLType, seed uint64) (orig, out string) 
 	t.Helper()
 	orig = genModel(t, modelgen.Small(typ, seed))
 	out = filepath.Join(filepath.Dir(orig), "model.bitcos.gguf")
-	if _, err := Repack(orig, Options{Output: out}); err != nil {
+	// Force: a micro TQ1_0 model may gain nothing, and the tests want a
+	// BITCOS file whatever it holds.
+	if _, err := Repack(orig, Options{Output: out, Force: true}); err != nil {
 		t.Fatal(err)
 	}
 	return orig, out
@@ -65,7 +68,7 @@ func TestBitcosMetadataIsValidated(t *testing.T) {
 	}{
 		{"version renamed", func(t *testing.T, h *ggufx.Header) { corrupt.RenameKV(h, KeyVersion, "bitcos.versioX") }, "no bitcos.version", ""},
 		{"version 0", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(KeyVersion, 0)) }, "version 0 is not supported", ""},
-		{"version 2", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(KeyVersion, 2)) }, "version 2 is not supported", ""},
+		{"version 3", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(KeyVersion, 3)) }, "version 3 is not supported", ""},
 		{"version 7", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(KeyVersion, 7)) }, "version 7 is not supported", ""},
 		{"version max", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(KeyVersion, math.MaxUint32)) }, "version 4294967295 is not supported", ""},
 		{"version a string", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVString(KeyVersion, "1")) }, "want uint32", ""},
@@ -95,10 +98,15 @@ func TestBitcosMetadataIsValidated(t *testing.T) {
 		{"z above 1", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVFloat32(KeyZeroDensity, 1.5)) }, "want a number in [0, 1]", ""},
 		{"z wrong", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVFloat32(KeyZeroDensity, 0.25)) }, "", "bitcos.zero_density is 0.25, the BITCOS tensors' data gives"},
 		{"z a float64", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVFloat64(KeyZeroDensity, 0.4)) }, "want float32", ""},
-		{"unknown bitcos key", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32("bitcos.future", 1)) }, `"bitcos.future": is not a key of BITCOS layout version 1`, ""},
+		{"unknown bitcos key", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32("bitcos.future", 1)) }, `"bitcos.future": is not a key of BITCOS layout version 2`, ""},
 		{"i2s tail for a TQ2_0 tensor", func(t *testing.T, h *ggufx.Header) {
 			corrupt.SetKV(h, ggufx.KVUint8Array(KeyI2STail+victim, make([]byte, 28)))
 		}, "names no BITCOS tensor repacked from I2_S", ""},
+		{"source file type dropped", func(t *testing.T, h *ggufx.Header) { corrupt.DeleteKV(h, KeySourceFileType) }, `"general.file_type": is 96 without bitcos.source_file_type`, ""},
+		{"file type not BITCOS", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(KeyFileType, 37)) }, `"general.file_type": is 37, want 96`, ""},
+		{"source file type a string", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVString(KeySourceFileType, "37")) }, "want an integer", ""},
+		{"source file type on layout 1", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(KeyVersion, 1)) }, `"bitcos.source_file_type": is not a key of BITCOS layout version 1`, ""},
+		{"source file type lies", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(KeySourceFileType, 36)) }, "", `KV "general.file_type": value differs`},
 		{"master type bogus", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVString(KeyMasterType, "q4_0")) }, "want F16, BF16 or F32", ""},
 		{"companion orphaned", func(t *testing.T, h *ggufx.Header) {
 			i := corrupt.TensorIndex(h, victim)
@@ -347,6 +355,91 @@ func TestBitcosBadScaleIsRefused(t *testing.T) {
 	for verb, err := range map[string]error{"verify": verr, "stats": serr, "unpack": uerr} {
 		if err == nil || !strings.Contains(err.Error(), `"blk.0.attn_q.weight": scale 0 is NaN`) {
 			t.Errorf("%s: %v", verb, err)
+		}
+	}
+}
+
+// TestIdentity: a repack names itself BITCOS in general.file_type and in its
+// default file name, keeps the source's file type beside it, and unpack
+// restores it; a layout 1 file (the source's general.file_type kept, no
+// bitcos.source_file_type) is still read, verified and unpacked.
+func TestIdentity(t *testing.T) {
+	orig, out := repacked(t, ggufx.TypeTQ2_0, 27)
+	f, err := ggufx.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ft, _ := f.KV(KeyFileType)
+	src, ok := f.KV(KeySourceFileType)
+	f.Close()
+	o, _ := ggufx.Open(orig)
+	oft, _ := o.KV(KeyFileType)
+	o.Close()
+	if v, _ := ft.AsUint64(); v != FileTypeBITCOS || !ok || !bytes.Equal(src.Raw, oft.Raw) || src.Type != oft.Type {
+		t.Fatalf("general.file_type %s, bitcos.source_file_type %s (source %s)", ft.ValueString(), src.ValueString(), oft.ValueString())
+	}
+	// Layout 1: version 1, the source's general.file_type, no source key.
+	good, _ := os.ReadFile(out)
+	v1, err := corrupt.Rewrite(good, func(h *ggufx.Header) {
+		corrupt.SetKV(h, ggufx.KVUint32(KeyVersion, 1))
+		corrupt.SetKV(h, oft)
+		corrupt.DeleteKV(h, KeySourceFileType)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "v1.gguf")
+	os.WriteFile(p, v1, 0o644)
+	if v, err := Verify(orig, p); err != nil || !v.OK() || v.RoundTrip != RoundTripIdentical {
+		t.Fatalf("layout 1: %v %+v", err, v)
+	}
+	for in, want := range map[string]string{
+		"m/model-tq2_0.gguf":        "m/model-BITCOS.gguf",
+		"m/ggml-model-i2_s.gguf":    "m/ggml-model-BITCOS.gguf",
+		"m/Model-TQ1_0-v2.gguf":     "m/Model-BITCOS-v2.gguf",
+		"m/model.gguf":              "m/model-BITCOS.gguf",
+		"q2_0.d/model.gguf":         "q2_0.d/model-BITCOS.gguf",
+		"m/BitNet-2B.Q2_0.gguf":     "m/BitNet-2B.BITCOS.gguf",
+		"m/model-BITCOS.gguf/x.bin": "m/model-BITCOS.gguf/x.bin-BITCOS.gguf",
+	} {
+		if got := DefaultOutput(in); got != want {
+			t.Errorf("DefaultOutput(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := DefaultUnpackOutput("m/model-BITCOS.gguf"); got != "m/model.unpacked.gguf" {
+		t.Errorf("DefaultUnpackOutput: %q", got)
+	}
+}
+
+// TestProgressCoversTheWholeJob: progress never goes back, shows the flush
+// (and the split) as phases, and reaches its total only when the output is
+// complete.
+func TestProgressCoversTheWholeJob(t *testing.T) {
+	in := genModel(t, modelgen.Small(ggufx.TypeTQ2_0, 28))
+	for _, split := range []bool{false, true} {
+		var phases []string
+		var last, total int64
+		opt := Options{Output: filepath.Join(t.TempDir(), "o.gguf"), Progress: func(phase string, done, tot int64) {
+			if done < last || (total != 0 && tot != total) || done > tot {
+				t.Fatalf("progress %d of %d after %d of %d", done, tot, last, total)
+			}
+			if len(phases) == 0 || phases[len(phases)-1] != phase {
+				phases = append(phases, phase)
+			}
+			last, total = done, tot
+		}}
+		if split {
+			opt.Split.MaxTensors = 10
+		}
+		if _, err := Repack(in, opt); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"repack", "flush", "done"}
+		if split {
+			want = []string{"repack", "flush", "split", "done"}
+		}
+		if last != total || !slices.Equal(phases, want) {
+			t.Fatalf("split %v: phases %v, ended at %d of %d; want %v and the total", split, phases, last, total, want)
 		}
 	}
 }

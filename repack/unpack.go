@@ -6,14 +6,20 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 )
 
-// DefaultUnpackOutput is where unpack writes when no output is given.
+// DefaultUnpackOutput is where unpack writes when no output is given:
+// X-BITCOS.gguf (and the layout-1 name X.bitcos.gguf) -> X.unpacked.gguf,
+// anything else -> NAME.unpacked.gguf (never the original's name, which may
+// be beside it).
 func DefaultUnpackOutput(in string) string {
-	if s := strings.TrimSuffix(in, ".bitcos.gguf"); s != in {
-		return s + ".unpacked.gguf"
+	for _, suffix := range []string{"-BITCOS.gguf", ".bitcos.gguf"} {
+		if s := strings.TrimSuffix(in, suffix); s != in {
+			return s + ".unpacked.gguf"
+		}
 	}
 	return strings.TrimSuffix(in, ".gguf") + ".unpacked.gguf"
 }
@@ -85,7 +91,7 @@ func unpackTo(f *input, w io.Writer) error {
 		if err := loadBitcos(f, i, &b); err != nil {
 			return err
 		}
-		c := CodecFor(f.meta.sources[t.Name])
+		c := format.CodecFor(f.meta.sources[t.Name])
 		if n := c.TensorBytes(b.p.K, b.p.Rows); cap(data) < n {
 			data = make([]byte, n)
 		} else {
@@ -102,15 +108,11 @@ func unpackTo(f *input, w io.Writer) error {
 }
 
 // unpackHeader drops the bitcos.* KVs and the companions of validated BITCOS
-// file f and gives every BITCOS tensor back its source type.
+// file f, gives general.file_type back its source value (restoredKVs) and
+// every BITCOS tensor its source type.
 func unpackHeader(f *input) ggufx.Header {
 	h := ggufx.HeaderFromFile(f.File)
-	h.KVs = nil
-	for _, kv := range f.KVs {
-		if !strings.HasPrefix(kv.Key, KeyPrefix) {
-			h.KVs = append(h.KVs, kv)
-		}
-	}
+	h.KVs = restoredKVs(f)
 	h.Tensors = nil
 	for _, t := range f.Tensors {
 		if isCompanion(t.Name) {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
 
@@ -34,6 +35,9 @@ type bitcosMeta struct {
 	sources    map[string]ggufx.GGMLType // BITCOS weight name -> source type
 	z          float32                   // bitcos.zero_density
 	master     string                    // bitcos.master_type, or ""
+	// sourceFileType is bitcos.source_file_type (layout 2): the source's
+	// general.file_type, which unpack restores; nil when there is none.
+	sourceFileType *ggufx.KV
 }
 
 // isBitcosFile reports whether f holds anything of BITCOS: a bitcos.* KV,
@@ -77,8 +81,8 @@ func validateBitcos(f *ggufx.File) (*bitcosMeta, error) {
 		return nil, fail("", KeyVersion, "is a %v, want uint32", kv.Type)
 	}
 	m.version, _ = kv.AsUint32()
-	if m.version != FormatVersion {
-		return nil, fail("", "", "BITCOS layout version %d is not supported: this build reads version %d (a newer gguf-bitcos may read it)", m.version, FormatVersion)
+	if m.version < OldestVersion || m.version > FormatVersion {
+		return nil, fail("", "", "BITCOS layout version %d is not supported: this build reads versions %d to %d (a newer gguf-bitcos may read it)", m.version, OldestVersion, FormatVersion)
 	}
 
 	// The BITCOS weights, in order, and their companions.
@@ -119,7 +123,7 @@ func validateBitcos(f *ggufx.File) (*bitcosMeta, error) {
 	for n, i := range weights {
 		t := f.Tensors[i]
 		st, ok := ggufx.ParseGGMLType(types[n])
-		c := CodecFor(st)
+		c := format.CodecFor(st)
 		if !ok || c == nil {
 			return nil, fail(t.Name, "", "%s gives it source type %q, which is not a ternary type unpack can write", KeySourceTypes, types[n])
 		}
@@ -148,7 +152,7 @@ func validateBitcos(f *ggufx.File) (*bitcosMeta, error) {
 		case kv.Key == KeySourceType:
 			s, ok := kv.AsString()
 			st, known := ggufx.ParseGGMLType(s)
-			if !ok || !known || CodecFor(st) == nil {
+			if !ok || !known || format.CodecFor(st) == nil {
 				return nil, fail("", kv.Key, "is %s, want the name of a ternary source type", kv.ValueString())
 			}
 			m.sourceType = st
@@ -175,13 +179,28 @@ func validateBitcos(f *ggufx.File) (*bitcosMeta, error) {
 			if et, n, ok := kv.ArrayLen(); !ok || et != ggufx.ValueUint8 || n != ggufx.I2STailBytes-4 {
 				return nil, fail("", kv.Key, "must be an array of %d uint8", ggufx.I2STailBytes-4)
 			}
+		case kv.Key == KeySourceFileType && m.version >= 2:
+			ft, ok := f.KV(KeyFileType)
+			if !kv.Type.IsInteger() || len(kv.Raw) != kv.Type.Size() {
+				return nil, fail("", kv.Key, "is a %v, want an integer", kv.Type)
+			}
+			if v, _ := ft.AsUint64(); !ok || ft.Type != kv.Type || v != FileTypeBITCOS {
+				return nil, fail("", KeyFileType, "is %s, want %d (BITCOS) of the type of %s", ft.ValueString(), FileTypeBITCOS, KeySourceFileType)
+			}
+			src := kv
+			m.sourceFileType = &src
 		case kv.Key == KeyHeaderPad:
 			if et, _, ok := kv.ArrayLen(); !ok || et != ggufx.ValueUint8 {
 				return nil, fail("", kv.Key, "must be an array of uint8")
 			}
 		default:
-			return nil, fail("", kv.Key, "is not a key of BITCOS layout version %d", FormatVersion)
+			return nil, fail("", kv.Key, "is not a key of BITCOS layout version %d", m.version)
 		}
+	}
+	// Layout 2: an integer general.file_type says BITCOS and has its source
+	// value beside it.
+	if ft, ok := f.KV(KeyFileType); ok && m.version >= 2 && m.sourceFileType == nil && ft.Type.IsInteger() {
+		return nil, fail("", KeyFileType, "is %s without %s to restore: a layout %d file names itself BITCOS (%d)", ft.ValueString(), KeySourceFileType, m.version, FileTypeBITCOS)
 	}
 	if _, ok := f.KV(KeySourceType); !ok && len(weights) > 0 {
 		return nil, fail("", "", "has BITCOS tensors but no %s", KeySourceType)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"runtime"
 	"slices"
-	"strings"
 
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
@@ -99,7 +98,7 @@ func Verify(original, repacked string, opts ...VerifyOptions) (*VerifyResult, er
 	if a.Alignment != b.Alignment {
 		v.diff("alignment %d vs %d", a.Alignment, b.Alignment)
 	}
-	compareKVs(v, a.File, b.File)
+	compareKVs(v, a, b)
 	names := func(f *input) []int {
 		var idx []int
 		for i, t := range f.Tensors {
@@ -226,7 +225,7 @@ func checkZeroDensity(v *VerifyResult, b *input, zeros, weights int64) {
 	}
 }
 
-func isTernaryType(t ggufx.GGMLType) bool { return t == ggufx.TypeBITCOS || CodecFor(t) != nil }
+func isTernaryType(t ggufx.GGMLType) bool { return t == ggufx.TypeBITCOS || format.CodecFor(t) != nil }
 
 // loadAny loads a stock ternary tensor or a BITCOS family.
 func loadAny(f *input, i int, b *tensorBuf) error {
@@ -258,20 +257,26 @@ func scaleDiff(a, b *format.Scales) string {
 	return "?"
 }
 
-// compareKVs checks b's KVs equal a's, both without bitcos.* and split.* keys.
-func compareKVs(v *VerifyResult, a, b *ggufx.File) {
-	strip := func(kvs []ggufx.KV) []ggufx.KV {
+// compareKVs checks b's KVs equal a's, as unpack gives them back (a BITCOS
+// file's without its bitcos.* keys and with its source general.file_type),
+// both without split.* keys.
+func compareKVs(v *VerifyResult, a, b *input) {
+	strip := func(f *input) []ggufx.KV {
+		kvs := f.KVs
+		if f.meta != nil {
+			kvs = restoredKVs(f)
+		}
 		var out []ggufx.KV
 		for _, kv := range kvs {
-			// bitcos.* describe the repack; split.* the shard container
-			// (llama-gguf-split --merge leaves them in the merged file).
-			if !strings.HasPrefix(kv.Key, KeyPrefix) && !isSplitKey(kv.Key) {
+			// split.* describe the shard container (llama-gguf-split
+			// --merge leaves them in the merged file).
+			if !isSplitKey(kv.Key) {
 				out = append(out, kv)
 			}
 		}
 		return out
 	}
-	ka, kb := strip(a.KVs), strip(b.KVs)
+	ka, kb := strip(a), strip(b)
 	if len(ka) != len(kb) {
 		v.diff("%d KVs vs %d (bitcos.* not counted)", len(ka), len(kb))
 	}

@@ -10,6 +10,7 @@ import (
 
 func cardCmd() *cobra.Command {
 	var opt card.Options
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "card REPACKED.gguf [--source ORIGINAL.gguf] [-o DIR] [--force]",
 		Short: "Write a model-card README and a zero-density chart for a repacked model",
@@ -27,6 +28,9 @@ nothing behind when it fails.`,
 			if err != nil {
 				return err
 			}
+			if asJSON {
+				return writeJSON(stdout, map[string]string{"readme": paths[0], "chart": paths[1]})
+			}
 			fmt.Fprintf(stdout, "wrote %s and %s\n", paths[0], paths[1])
 			return nil
 		},
@@ -34,5 +38,10 @@ nothing behind when it fails.`,
 	cmd.Flags().StringVar(&opt.Source, "source", "", "the file it was repacked from (for the before/after sizes)")
 	cmd.Flags().StringVarP(&opt.Dir, "output-dir", "o", "", "where README.md and zero-density.svg go (default ./<model>-card/)")
 	cmd.Flags().BoolVar(&opt.Force, "force", false, "replace an existing README.md and chart")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the paths written as JSON")
+	cmd.Flags().StringVar(&opt.License, "license", "", "license in the hub front matter (default: general.license)")
+	cmd.Flags().StringArrayVar(&opt.BaseModels, "base-model", nil, "hub id of the base model, org/name (default: from general.base_model.N.*); repeatable")
+	cmd.Flags().StringArrayVar(&opt.Tags, "tag", nil, "another hub tag (gguf, bitcos, ternary and general.tags are always there); repeatable")
+	cmd.Flags().StringVar(&opt.QuantizedBy, "quantized-by", "", "quantized_by in the hub front matter (default: gguf-bitcos)")
 	return cmd
 }

@@ -111,3 +111,43 @@ func TestPanicExits70(t *testing.T) {
 	}
 }
 
+// TestPositionalOutputAndNothingGained: repack IN OUT and unpack IN OUT as
+// llama-quantize takes them; a repack where no tensor gains writes nothing
+// and says so (exit 0) unless --force.
+func TestPositionalOutputAndNothingGained(t *testing.T) {
+	dir := t.TempDir()
+	out, back := filepath.Join(dir, "p.gguf"), filepath.Join(dir, "b.gguf")
+	var o, e bytes.Buffer
+	if code := run([]string{"repack", "-q", fixture, out}, &o, &e); code != 0 {
+		t.Fatalf("repack IN OUT: %d %s", code, e.String())
+	}
+	if code := run([]string{"unpack", out, back}, &o, &e); code != 0 {
+		t.Fatalf("unpack IN OUT: %d %s", code, e.String())
+	}
+	a, _ := os.ReadFile(fixture)
+	if b, _ := os.ReadFile(back); !bytes.Equal(a, b) {
+		t.Fatal("positional round trip differs")
+	}
+	if code := run([]string{"repack", fixture, out, "-o", out}, &o, &e); code != 64 {
+		t.Fatalf("OUT and -o: exit %d", code)
+	}
+	// An F16 master without --ternarize: nothing gains.
+	master := filepath.Join(dir, "m.gguf")
+	if code := run([]string{"gen", master, "--type", "f16"}, &o, &e); code != 0 {
+		t.Fatal(e.String())
+	}
+	o.Reset()
+	mout := filepath.Join(dir, "m.bitcos.gguf")
+	if code := run([]string{"repack", "-q", master, mout}, &o, &e); code != 0 || !strings.Contains(o.String(), "nothing was written") {
+		t.Fatalf("exit %d, %q", code, o.String())
+	}
+	if _, err := os.Stat(mout); err == nil {
+		t.Fatal("written although nothing gains")
+	}
+	if code := run([]string{"repack", "-q", "--force", master, mout}, &o, &e); code != 0 {
+		t.Fatal(e.String())
+	}
+	if _, err := os.Stat(mout); err != nil {
+		t.Fatal("--force did not write")
+	}
+}

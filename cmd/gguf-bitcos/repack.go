@@ -20,26 +20,36 @@ func repackCmd() *cobra.Command {
 		workers int
 		quiet   bool
 		tern    bool
+		force   bool
 
 		head, tokEmbType, outType string
 		splitSize                 string
 		splitTensors              int
 	)
 	cmd := &cobra.Command{
-		Use:   "repack MODEL.gguf",
+		Use:   "repack MODEL.gguf [OUT.gguf]",
 		Short: "Rewrite ternary tensors as BITCOS where that is smaller (lossless)",
 		Long: `repack rewrites every TQ2_0, TQ1_0, Q2_0 or I2_S tensor whose row length is a
 multiple of 128 as BITCOS when that takes fewer bytes (overheads counted), and
-copies everything else byte for byte. The output (default MODEL.bitcos.gguf)
-is written unnamed beside it (nothing is left if it stops), read back and
-checked, and only then gets its name.`,
-		Args: exactArgs(1),
+copies everything else byte for byte. When no tensor gains, it writes nothing
+and says so (--force writes the file anyway). The output (OUT, or -o; by
+default MODEL-BITCOS.gguf, the source type's label in the name replaced by
+BITCOS) is written unnamed beside it (nothing is left if it stops), read back
+and checked, and only then gets its name. Its general.file_type says BITCOS
+(96); the source's is kept in bitcos.source_file_type for unpack.`,
+		Args: rangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			heads, err := repack.HeadPlan(head, tokEmbType, outType)
 			if err != nil {
 				return usageError{cmd, err}
 			}
-			opt := repack.Options{Output: out, Workers: workers, Ternarize: tern, Heads: heads}
+			opt := repack.Options{Output: out, Workers: workers, Ternarize: tern, Heads: heads, Force: force}
+			if len(args) == 2 {
+				if out != "" {
+					return usagef(cmd, "give the output as OUT or with -o, not both")
+				}
+				opt.Output = args[1]
+			}
 			switch {
 			case splitSize != "" && splitTensors > 0:
 				return usagef(cmd, "give --split-max-size or --split-max-tensors, not both")
@@ -52,10 +62,11 @@ checked, and only then gets its name.`,
 			}
 			if !quiet && !asJSON && term.IsTerminal(int(os.Stderr.Fd())) {
 				var bar *progressbar.ProgressBar
-				opt.Progress = func(done, total int64) {
+				opt.Progress = func(phase string, done, total int64) {
 					if bar == nil {
-						bar = progressbar.DefaultBytes(total, "repack")
+						bar = progressbar.DefaultBytes(total, phase)
 					}
+					bar.Describe(phase)
 					bar.Set64(done)
 				}
 			}
@@ -64,11 +75,15 @@ checked, and only then gets its name.`,
 			if err != nil {
 				return err
 			}
+			for _, w := range rep.Warnings {
+				fmt.Fprintf(cmd.ErrOrStderr(), "gguf-bitcos: warning: %s\n", w)
+			}
 			if asJSON {
-				for _, w := range rep.Warnings {
-					fmt.Fprintf(cmd.ErrOrStderr(), "gguf-bitcos: warning: %s\n", w)
-				}
 				return writeJSON(stdout, rep)
+			}
+			if rep.NotWritten != "" {
+				fmt.Fprintf(stdout, "%s: %s\n", rep.Input, rep.NotWritten)
+				return nil
 			}
 			for _, d := range rep.Tensors {
 				if d.Layout != repack.LayoutBitcos && d.Layout != repack.LayoutCopied && d.Reason != "" {
@@ -85,13 +100,10 @@ checked, and only then gets its name.`,
 			if rep.Canonical != "" {
 				fmt.Fprintf(stdout, "  note: unpack will not be byte-identical: %s\n", rep.Canonical)
 			}
-			for _, w := range rep.Warnings {
-				fmt.Fprintf(cmd.ErrOrStderr(), "gguf-bitcos: warning: %s\n", w)
-			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&out, "output", "o", "", "output path (default: MODEL.bitcos.gguf)")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "output path (default: MODEL-BITCOS.gguf, the source type's label in the name replaced)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON summary")
 	cmd.Flags().IntVar(&workers, "workers", 0, "tensors encoded in parallel (default: GOMAXPROCS)")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "no progress bar")
@@ -100,6 +112,10 @@ checked, and only then gets its name.`,
 	cmd.Flags().StringVar(&head, "head", "", "quantize the embedding/output head: q8_0, q6_K, q4_K or keep (lossy; bytes as llama-quantize writes them)")
 	cmd.Flags().StringVar(&tokEmbType, "token-embedding-type", "", "type for token_embd.weight (overrides --head)")
 	cmd.Flags().StringVar(&outType, "output-tensor-type", "", "type for output.weight (overrides --head)")
+	cmd.Flags().BoolVar(&force, "force", false, "write the output even when no tensor gains (it would be the input plus bitcos.* keys)")
 	cmd.Flags().BoolVar(&tern, "ternarize", false, "F16/BF16/F32 master: ternarize the projections (absmean, lossy) and store them as BITCOS or TQ2_0")
+	for _, name := range []string{"head", "token-embedding-type", "output-tensor-type"} {
+		completeValues(cmd, name, headChoices()...)
+	}
 	return cmd
 }

@@ -13,8 +13,10 @@ import (
 func statsCmd() *cobra.Command {
 	var asJSON, ternarize bool
 	var head, tokEmbType, outType string
+	var sample int
+	var seed uint64
 	cmd := &cobra.Command{
-		Use:   "stats MODEL.gguf",
+		Use:   "stats MODEL.gguf|URL|MODEL.safetensors|model.safetensors.index.json",
 		Short: "Zero density, entropy floor and bits/weight of every ternary tensor under each layout",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -22,7 +24,7 @@ func statsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fs, err := repack.Stats(args[0], ternarize, heads)
+			fs, err := repack.StatsWith(args[0], repack.StatsOptions{Ternarize: ternarize, Heads: heads, Sample: sample, Seed: seed})
 			if err != nil {
 				return err
 			}
@@ -39,8 +41,8 @@ func statsCmd() *cobra.Command {
 				if t.TQ1BPW > 0 {
 					tq1 = fmt.Sprintf("%.4f", t.TQ1BPW)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%.4f\t%.4f\t%.4f\t%s\t%.4f\t%.4f\t%.4f\t%d\t%s\t\n",
-					t.Name, t.Type, t.Z, t.EntropyBPW, t.TwoBitBPW, tq1, t.FiveTritBPW, t.BitcosBPW, t.BitcosRawBPW, t.BitcosBytes, t.Layout)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%.4f\t%.4f\t%s\t%.4f\t%.4f\t%.4f\t%d\t%s\t\n",
+					t.Name, t.Type, zText(t), t.EntropyBPW, t.TwoBitBPW, tq1, t.FiveTritBPW, t.BitcosBPW, t.BitcosRawBPW, t.BitcosBytes, t.Layout)
 			}
 			for _, t := range fs.Tensors {
 				row(t)
@@ -72,6 +74,7 @@ func statsCmd() *cobra.Command {
 					}
 				}
 			}
+			printSource(fs)
 			fmt.Fprintf(stdout, "file: %s; as repacked: %s\n", units.Bytes(fs.FileBytes), units.Bytes(fs.RepackBytes))
 			fmt.Fprintf(stdout, "running it: about %s (weights %s + f16 KV cache %s at %d tokens; compute buffers not counted)\n",
 				units.Bytes(fs.Memory.Total), units.Bytes(fs.Memory.Weights), units.Bytes(fs.Memory.KVCache), fs.Memory.Context)
@@ -86,6 +89,8 @@ func statsCmd() *cobra.Command {
 	cmd.Flags().StringVar(&head, "head", "", "report the repack with the head quantized: q8_0, q6_K, q4_K or keep")
 	cmd.Flags().StringVar(&tokEmbType, "token-embedding-type", "", "type for token_embd.weight (overrides --head)")
 	cmd.Flags().StringVar(&outType, "output-tensor-type", "", "type for output.weight (overrides --head)")
+	cmd.Flags().IntVar(&sample, "sample", 0, "read N random blocks per tensor instead of every byte, and print z's 95% interval")
+	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of --sample's block choice")
 	cmd.Flags().BoolVar(&ternarize, "ternarize", false, "report a float master's projections as repack --ternarize would write them")
 	return cmd
 }

@@ -11,13 +11,19 @@ import (
 func unpackCmd() *cobra.Command {
 	var out string
 	cmd := &cobra.Command{
-		Use:   "unpack MODEL.bitcos.gguf",
+		Use:   "unpack MODEL-BITCOS.gguf [OUT.gguf]",
 		Short: "Rewrite a BITCOS file back into its source types",
 		Long: `unpack writes every BITCOS tensor back in the type it was repacked from and
 drops the bitcos.* metadata. For a source written by llama.cpp, gguf-py or
 BitNet the result is the original file byte for byte.`,
-		Args: exactArgs(1),
+		Args: rangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 2 {
+				if out != "" {
+					return usagef(cmd, "give the output as OUT or with -o, not both")
+				}
+				out = args[1]
+			}
 			if out == "" {
 				out = repack.DefaultUnpackOutput(args[0])
 			}

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 8ec56b59737d186c07c1f554203384607d79f1da3503c982a967ab5ad7866320
+// kernels/c sha256: bb09912e4fb79dc5b8dbabbd89c71a5d1c160da1016da06da93b4e191c24a6e8
 // One translation unit per kernel file (see ckern.go for why the ISA and the
 // no-FMA rule are pragmas here rather than cgo flags).
 #pragma GCC optimize("fp-contract=off")
