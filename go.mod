@@ -11,6 +11,7 @@ require (
 	golang.org/x/sync v0.9.0
 	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.48.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

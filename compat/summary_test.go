@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,6 +38,16 @@ func TestSummaryAgrees(t *testing.T) {
 			if s.Architecture != "bitnet" || s.Tensors != uint64(len(f.Tensors)) ||
 				s.DataOffset != int64(f.DataOffset) || s.Parameters != params {
 				t.Fatalf("gguf-parser-go: %+v; ours: %d tensors, data at %d, %d parameters", s, len(f.Tensors), f.DataOffset, params)
+			}
+			// stats' own summary (the binary does not link gguf-parser-go)
+			// agrees with it.
+			st, err := repack.Stats(path, false, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := st.Model; m.Architecture != s.Architecture || m.Name != s.Name || m.Parameters != s.Parameters ||
+				math.Abs(m.BitsPerWeight-s.BitsPerWeight) > 1e-3*s.BitsPerWeight {
+				t.Fatalf("stats: %+v; gguf-parser-go: %+v", m, s)
 			}
 			if typ == ggufx.TypeTQ2_0 {
 				out := filepath.Join(t.TempDir(), "b.gguf")

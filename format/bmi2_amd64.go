@@ -5,10 +5,9 @@ package format
 import "github.com/klauspost/cpuid/v2"
 
 // BMI2's pext/pdep are single fast instructions on Intel since Haswell and on
-// AMD since Zen 3; Zen 1/2 (family 0x17) run them in microcode at tens of
-// cycles per call, slower than the table versions.
-var useBMI2 = cpuid.CPU.Supports(cpuid.BMI2) &&
-	!(cpuid.CPU.VendorID == cpuid.AMD && cpuid.CPU.Family < 0x19)
+// AMD since Zen 3; where they are microcoded (SlowPdep) the table versions
+// are faster.
+var useBMI2 = cpuid.CPU.Supports(cpuid.BMI2) && !SlowPdep(cpuid.CPU.VendorID, cpuid.CPU.Family)
 
 //go:noescape
 func pextWordsBMI2(dst, v, m []uint64)

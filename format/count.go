@@ -10,25 +10,37 @@ import (
 // without decoding (TQ1_0): callers decode instead.
 var ErrNoCounter = errors.New("format: no direct counter for this layout")
 
-// CountRowNonZeros counts the non-zero weights of every row of a 2-bit stock
-// tensor (TQ2_0, Q2_0, I2_S) straight from its bytes, without decoding:
-// repack's first pass needs only these counts to size its output. In all
-// three layouts a weight is zero iff its code is 1 (bits 01) and invalid iff
-// it is 3 (bits 11), whatever the field order, so a 64-bit word of codes has
-// popcount(w &^ (w>>1) & 0x55..55) zeros. A tensor holding code 3 gets the
-// exact *NotTernaryError its Decode reports.
+// codeCounter is implemented by the layouts whose weights are 2-bit codes
+// (0/1/2 -> -1/0/+1, 3 invalid) in fixed places of fixed-size blocks, so
+// that CountRowNonZeros can count them in place.
+type codeCounter interface {
+	codeSpan() codeSpan
+}
+
+// codeSpan places the codes and scales: each block of blockElems weights
+// takes blockBytes bytes, of which bytes [off, off+len) hold the codes and
+// the two at scaleOff its fp16 scale; scaleOff -1 means one f32 per tensor,
+// right after the codes.
+type codeSpan struct {
+	off, len, blockBytes, blockElems, scaleOff int
+}
+
+// CountRowNonZeros counts the non-zero weights of every row of a stock
+// tensor straight from its bytes, without decoding, for layouts that
+// implement codeCounter (TQ2_0, Q2_0, I2_S); stats and repack's planning
+// pass need only these counts. In every such layout a weight is zero iff its
+// code is 1 (bits 01) and invalid iff it is 3 (bits 11), whatever the field
+// order, so a 64-bit word of codes has popcount(w &^ (w>>1) & 0x55..55)
+// zeros. A tensor holding code 3 gets the exact *NotTernaryError its Decode
+// reports; one with a NaN or infinite scale a *BadScaleError (CheckScales),
+// the same as decoding and checking.
 func CountRowNonZeros(c Codec, src []byte, k, rows int, dst []int) ([]int, error) {
-	var qsOff, qsLen, blockBytes, blockElems int
-	switch c.(type) {
-	case tq2_0Codec:
-		qsOff, qsLen, blockBytes, blockElems = 0, 64, tq2Bytes, tq2Elems
-	case q2_0Codec:
-		qsOff, qsLen, blockBytes, blockElems = 2, 16, q2Bytes, q2Elems
-	case i2sCodec:
-		qsOff, qsLen, blockBytes, blockElems = 0, 32, 32, 128
-	default:
+	cc, ok := c.(codeCounter)
+	if !ok {
 		return dst, ErrNoCounter
 	}
+	span := cc.codeSpan()
+	qsOff, qsLen, blockBytes, blockElems, scaleOff := span.off, span.len, span.blockBytes, span.blockElems, span.scaleOff
 	if !c.Supports(k) || rows < 0 || len(src) != c.TensorBytes(k, rows) {
 		var p Planes
 		var s Scales
@@ -71,6 +83,14 @@ func CountRowNonZeros(c Codec, src []byte, k, rows int, dst []int) ([]int, error
 		var p Planes
 		var s Scales
 		return dst, c.Decode(src, k, rows, &p, &s)
+	}
+	if scaleOff < 0 {
+		return dst, checkF32(binary.LittleEndian.Uint32(src[rows*k/4:]))
+	}
+	for j := 0; j < rows*perRow; j++ {
+		if err := checkF16(j, binary.LittleEndian.Uint16(src[j*blockBytes+scaleOff:])); err != nil {
+			return dst, err
+		}
 	}
 	return dst, nil
 }

@@ -3,6 +3,8 @@ package format
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
 
 // I2S is BitNet's I2_S layout as the default x86 build of bitnet.cpp writes it
@@ -37,7 +39,13 @@ const (
 	i2sTail  = 32 // f32 scale + 28 bytes
 )
 
-func (i2sCodec) Name() string { return "I2_S" }
+func (i2sCodec) Name() string         { return "I2_S" }
+func (i2sCodec) Type() ggufx.GGMLType { return ggufx.TypeI2_S }
+
+// Redundant: codes, the scale and the 28 tail bytes (Scales.Tail) map one
+// to one.
+func (i2sCodec) Redundant() bool    { return false }
+func (i2sCodec) codeSpan() codeSpan { return codeSpan{0, i2sBytes, i2sBytes, i2sElems, -1} }
 
 // Supports requires whole 128-weight blocks per row (the layout itself runs
 // blocks over the flat tensor; this project only handles aligned rows).

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// refDecodeI2S reads the layout weight by weight as DESIGN §2 states it:
+// refDecodeI2S reads the layout weight by weight as I2S's doc states it:
 // flat index f -> byte (f/128)*32 + f%32, shift 6 - 2*((f%128)/32), code-1;
 // then the f32 scale and 28 tail bytes.
 func refDecodeI2S(src []byte, k, rows int) ([]int, uint32, []byte) {

@@ -3,9 +3,10 @@ package format
 import "math/bits"
 
 // Portable pext/pdep on 64-bit words, a byte of the mask at a time through
-// 64 KiB tables. The hot GEMV kernels use the BMI2 instructions (kernels/);
-// the codec runs at transcoding speed, where these suffice and behave the same
-// on every CPU.
+// 64 KiB tables: what pextWords and pdepWords run where BMI2's instructions
+// are absent or slow (bmi2_amd64.go decides), in noasm builds and on other
+// architectures. Both give the same bits on every input
+// (TestPextPdepWordsTwins).
 
 var (
 	pextTab [256 * 256]uint8 // [mask<<8|value] -> value bits at mask positions, compacted

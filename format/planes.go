@@ -11,6 +11,8 @@ package format
 import (
 	"errors"
 	"fmt"
+
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
 
 // Planes is the bit-plane form of a ternary matrix of Rows rows of K weights
@@ -129,9 +131,16 @@ func (e *NotTernaryError) Unwrap() error { return ErrNotTernary }
 // Codec converts one stock ternary layout to and from Planes + Scales.
 // Decode and Encode work on a whole 2-D tensor of rows x k weights (higher
 // dimensions are folded into rows) laid out as ggml stores it.
+//
+// A codec also declares what callers would otherwise decide by switching on
+// its type: its ggml type id (the registry's key, registry.go), its scale
+// group, and whether its bytes are redundant. A codec whose 2-bit codes can
+// be counted in place also implements codeCounter (count.go).
 type Codec interface {
 	// Name is the ggml type name ("TQ2_0", "I2_S", ...).
 	Name() string
+	// Type is the ggml type id of this layout.
+	Type() ggufx.GGMLType
 	// Supports reports whether a row length k can be held (block multiples).
 	Supports(k int) bool
 	// TensorBytes is the exact byte size of a rows x k tensor.
@@ -144,6 +153,14 @@ type Codec interface {
 	Decode(src []byte, k, rows int, p *Planes, s *Scales) error
 	// Encode writes p and s in this layout into dst (TensorBytes long).
 	// Encode(Decode(x)) == x for every x this project writes itself; a file
-	// written by another tool may hold non-canonical bytes (callers compare).
+	// written by another tool may hold non-canonical bytes (see Redundant).
 	Encode(p *Planes, s *Scales, dst []byte) error
+	// Redundant reports whether two different byte strings can decode to
+	// the same codes and scales (TQ1_0: 256 byte values for 243 trit
+	// patterns). Encode writes one of them, so a tensor written by another
+	// tool may not re-encode to itself: a caller that must give the source
+	// bytes back (repack, for a byte-identical unpack) compares a
+	// re-encoding. A codec that says false promises Encode(Decode(x)) == x
+	// for every x that Decode accepts (registry_test.go checks it).
+	Redundant() bool
 }

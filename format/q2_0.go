@@ -3,6 +3,8 @@ package format
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
 
 // Q2_0 is llama.cpp's Q2_0 layout (ggml type 42).
@@ -30,9 +32,12 @@ const (
 	q2Chunk = 512 // blocks per Decode step (9 KiB of src)
 )
 
-func (q2_0Codec) Name() string        { return "Q2_0" }
-func (q2_0Codec) Supports(k int) bool { return k > 0 && k%q2Elems == 0 }
-func (q2_0Codec) ScaleGroup() int     { return q2Elems }
+func (q2_0Codec) Name() string         { return "Q2_0" }
+func (q2_0Codec) Type() ggufx.GGMLType { return ggufx.TypeQ2_0 }
+func (q2_0Codec) Supports(k int) bool  { return k > 0 && k%q2Elems == 0 }
+func (q2_0Codec) ScaleGroup() int      { return q2Elems }
+func (q2_0Codec) Redundant() bool      { return false } // codes and d map one to one
+func (q2_0Codec) codeSpan() codeSpan   { return codeSpan{2, 16, q2Bytes, q2Elems, 0} }
 
 // TensorBytes returns -1 for a shape the layout cannot hold.
 func (q2_0Codec) TensorBytes(k, rows int) int {

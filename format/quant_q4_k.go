@@ -43,7 +43,7 @@ func makeQkx2Quants(nmax int32, x, weights []float32, L, Laux []uint8, rmin, rde
 	scale = 1 / iscale
 	var bestError float32
 	for i := range n {
-		l := ggmlNearestInt(float32(iscale * (x[i] - min)))
+		l := NearestInt(float32(iscale * (x[i] - min)))
 		L[i] = uint8(cMaxI32(0, cMinI32(nmax, l)))
 		diff := float32(float32(scale*float32(L[i]))+min) - x[i]
 		diff = float32(diff * diff)
@@ -56,7 +56,7 @@ func makeQkx2Quants(nmax int32, x, weights []float32, L, Laux []uint8, rmin, rde
 		iscale = (float32(rmin+float32(rdelta*float32(is))) + fnmax) / (max - min)
 		var sumL, sumL2, sumXL float32
 		for i := range n {
-			l := ggmlNearestInt(float32(iscale * (x[i] - min)))
+			l := NearestInt(float32(iscale * (x[i] - min)))
 			l = cMaxI32(0, cMinI32(nmax, l))
 			Laux[i] = uint8(l)
 			w := weights[i]
@@ -143,8 +143,8 @@ func QuantizeQ4K(src []float32, dst []byte) {
 			invMin = 63 / maxMin
 		}
 		for j := range QK_K / 32 {
-			ls := uint8(ggmlNearestInt(float32(invScale * scales[j])))
-			lm := uint8(ggmlNearestInt(float32(invMin * mins[j])))
+			ls := uint8(NearestInt(float32(invScale * scales[j])))
+			lm := uint8(NearestInt(float32(invMin * mins[j])))
 			ls = min(63, ls)
 			lm = min(63, lm)
 			if j < 4 {
@@ -169,7 +169,7 @@ func QuantizeQ4K(src []float32, dst []byte) {
 			}
 			dm := float32(dmin16 * float32(m))
 			for ii := range 32 {
-				l := ggmlNearestInt((x[32*j+ii] + dm) / d)
+				l := NearestInt((x[32*j+ii] + dm) / d)
 				L[32*j+ii] = uint8(cMaxI32(0, cMinI32(15, l)))
 			}
 		}

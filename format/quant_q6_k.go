@@ -30,7 +30,7 @@ func makeQxQuantsRMSE1(nmax int32, x []float32, L []int8) float32 {
 	iscale := float32(-nmax) / max
 	var sumlx, suml2 float32
 	for i, v := range x {
-		l := ggmlNearestInt(float32(iscale * v))
+		l := NearestInt(float32(iscale * v))
 		l = cMaxI32(-nmax, cMinI32(nmax-1, l))
 		L[i] = int8(l + nmax)
 		w := float32(v * v)
@@ -50,7 +50,7 @@ func makeQxQuantsRMSE1(nmax int32, x []float32, L []int8) float32 {
 		iscale = -(fnmax + float32(0.1*float32(is))) / max
 		sumlx, suml2 = 0, 0
 		for _, v := range x {
-			l := ggmlNearestInt(float32(iscale * v))
+			l := NearestInt(float32(iscale * v))
 			l = cMaxI32(-nmax, cMinI32(nmax-1, l))
 			w := float32(v * v)
 			fl := float32(l)
@@ -59,7 +59,7 @@ func makeQxQuantsRMSE1(nmax int32, x []float32, L []int8) float32 {
 		}
 		if suml2 > 0 && float32(sumlx*sumlx) > float32(best*suml2) {
 			for i, v := range x {
-				l := ggmlNearestInt(float32(iscale * v))
+				l := NearestInt(float32(iscale * v))
 				L[i] = int8(nmax + cMaxI32(-nmax, cMinI32(nmax-1, l)))
 			}
 			scale = sumlx / suml2
@@ -101,7 +101,7 @@ func QuantizeQ6K(src []float32, dst []byte) {
 		iscale := -128 / maxScale
 		binary.LittleEndian.PutUint16(y[208:], ggmlFP32ToFP16(1/iscale))
 		for ib := range QK_K / 16 {
-			ysc[ib] = byte(int8(cMinI32(127, ggmlNearestInt(float32(iscale*scales[ib])))))
+			ysc[ib] = byte(int8(cMinI32(127, NearestInt(float32(iscale*scales[ib])))))
 		}
 
 		d16 := ggmlFP16ToFP32(binary.LittleEndian.Uint16(y[208:]))
@@ -111,7 +111,7 @@ func QuantizeQ6K(src []float32, dst []byte) {
 				continue
 			}
 			for ii := range 16 {
-				l := ggmlNearestInt(x[16*j+ii] / d)
+				l := NearestInt(x[16*j+ii] / d)
 				l = cMaxI32(-32, cMinI32(31, l))
 				L[16*j+ii] = int8(l + 32)
 			}

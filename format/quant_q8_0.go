@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/x448/float16"
+
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
 
 // Reference quantizers for ggml's Q8_0, Q6_K and Q4_K, used to quantize a
@@ -27,8 +29,8 @@ const (
 	Q8_0Block = 32
 	// Q8_0BlockBytes is sizeof(block_q8_0): ggml_half d; int8_t qs[32].
 	Q8_0BlockBytes = 34
-	// QK_K is the K-quant super-block size.
-	QK_K = 256
+	// QK_K is the K-quant super-block size (ggufx.QK_K).
+	QK_K = ggufx.QK_K
 	// Q6KBlockBytes is sizeof(block_q6_K): uint8_t ql[128]; uint8_t qh[64];
 	// int8_t scales[16]; ggml_half d.
 	Q6KBlockBytes = 210
@@ -111,10 +113,12 @@ func checkQuantSizes(name string, n, block, blockBytes, bytes int) {
 	}
 }
 
-// ggmlNearestInt is nearest_int: round to nearest, ties to even, through
-// the float32 magic number 1.5*2^23. Like C it returns garbage (not a
-// panic) when |f| > 4194303 or f is not finite; the bits are the same as C's.
-func ggmlNearestInt(f float32) int32 {
+// NearestInt is ggml's nearest_int (ggml-quants.c), the one copy for this
+// project's quantizers (these, and kernels.QuantizeQ8K): round to nearest,
+// ties to even, through the float32 magic number 1.5*2^23. Like C it returns
+// garbage (not a panic) when |f| > 4194303 or f is not finite; the bits are
+// the same as C's.
+func NearestInt(f float32) int32 {
 	v := f + 12582912 // float32 addition: f is already rounded by the caller
 	i := int32(math.Float32bits(v))
 	return (i & 0x007fffff) - 0x00400000

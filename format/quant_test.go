@@ -147,7 +147,7 @@ func TestQuantNearestInt(t *testing.T) {
 		{-1.5, -2}, {-2.5, -2}, {0.49999997, 0}, {0.50000006, 1}, {3.4999998, 3},
 		{-31.5, -32}, {31.5, 32}, {4194303, 4194303}, {-4194303, -4194303}, {1e-40, 0},
 	} {
-		if got := ggmlNearestInt(c.in); got != c.want {
+		if got := NearestInt(c.in); got != c.want {
 			t.Errorf("nearest_int(%g) = %d, want %d", c.in, got, c.want)
 		}
 	}
@@ -157,7 +157,7 @@ func TestQuantNearestInt(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			f = float32(rng.IntN(2000)-1000) / 2 // ties
 		}
-		if got, want := ggmlNearestInt(f), int32(math.RoundToEven(float64(f))); got != want {
+		if got, want := NearestInt(f), int32(math.RoundToEven(float64(f))); got != want {
 			t.Fatalf("nearest_int(%g) = %d, want %d", f, got, want)
 		}
 	}

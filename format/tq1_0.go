@@ -1,6 +1,10 @@
 package format
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+)
 
 // TQ1_0 is llama.cpp's 1.6875-bit ternary layout (ggml type 34).
 //
@@ -30,13 +34,18 @@ var _ Codec = TQ1_0
 type tq1_0Codec struct{}
 
 const (
-	tq1Elems = 256
+	tq1Elems = ggufx.QK_K
 	tq1Bytes = 54
 )
 
-func (tq1_0Codec) Name() string        { return "TQ1_0" }
-func (tq1_0Codec) Supports(k int) bool { return k > 0 && k%tq1Elems == 0 }
-func (tq1_0Codec) ScaleGroup() int     { return tq1Elems }
+func (tq1_0Codec) Name() string         { return "TQ1_0" }
+func (tq1_0Codec) Type() ggufx.GGMLType { return ggufx.TypeTQ1_0 }
+func (tq1_0Codec) Supports(k int) bool  { return k > 0 && k%tq1Elems == 0 }
+func (tq1_0Codec) ScaleGroup() int      { return tq1Elems }
+
+// Redundant: 13 of the 256 byte values (175 of 256 in qh) are not what the
+// reference encoder writes (see TQ1_0).
+func (tq1_0Codec) Redundant() bool { return true }
 
 // TensorBytes returns -1 for a shape the layout cannot hold.
 func (tq1_0Codec) TensorBytes(k, rows int) int {

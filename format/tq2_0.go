@@ -1,6 +1,10 @@
 package format
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+)
 
 // TQ2_0 is llama.cpp's 2-bit ternary layout (ggml type 35).
 //
@@ -20,14 +24,17 @@ var _ Codec = TQ2_0
 type tq2_0Codec struct{}
 
 const (
-	tq2Elems = 256
+	tq2Elems = ggufx.QK_K
 	tq2Bytes = 66
 	tq2Chunk = 128 // blocks per Decode step (8.25 KiB of src)
 )
 
-func (tq2_0Codec) Name() string        { return "TQ2_0" }
-func (tq2_0Codec) Supports(k int) bool { return k > 0 && k%tq2Elems == 0 }
-func (tq2_0Codec) ScaleGroup() int     { return tq2Elems }
+func (tq2_0Codec) Name() string         { return "TQ2_0" }
+func (tq2_0Codec) Type() ggufx.GGMLType { return ggufx.TypeTQ2_0 }
+func (tq2_0Codec) Supports(k int) bool  { return k > 0 && k%tq2Elems == 0 }
+func (tq2_0Codec) ScaleGroup() int      { return tq2Elems }
+func (tq2_0Codec) Redundant() bool      { return false } // codes and d map one to one
+func (tq2_0Codec) codeSpan() codeSpan   { return codeSpan{0, 64, tq2Bytes, tq2Elems, 64} }
 
 // TensorBytes returns -1 for a shape the layout cannot hold.
 func (tq2_0Codec) TensorBytes(k, rows int) int {

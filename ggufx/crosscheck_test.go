@@ -12,12 +12,13 @@ import (
 // TestCrossCheckGGUFParser compares our reading of a Writer-made file with
 // gguf-parser-go's, an independent implementation.
 //
-// Only as a cross-check: the rewrite path cannot use gguf-parser-go (DESIGN
-// §3) because it trims whitespace from every string it reads (corrupting
-// tokenizer vocabularies such as " " or "\n" on a round trip), sizes type
-// 36 as the removed IQ4_NL_4_4 instead of I2_S (so it rejects BitNet's I2_S
-// files), rejects unknown type ids such as BITCOS, and cannot write GGUF.
-// The file here therefore uses stock types and whitespace-free strings.
+// Only as a cross-check: the rewrite path cannot use gguf-parser-go
+// (docs/DESIGN.md §3) because it trims whitespace from every string it
+// reads (corrupting tokenizer vocabularies such as " " or "\n" on a round
+// trip), sizes type 36 as the removed IQ4_NL_4_4 instead of I2_S (so it
+// rejects BitNet's I2_S files), rejects unknown type ids such as BITCOS,
+// and cannot write GGUF. The file here therefore uses stock types and
+// whitespace-free strings.
 func TestCrossCheckGGUFParser(t *testing.T) {
 	h := Header{
 		Version:   3,

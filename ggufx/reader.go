@@ -466,6 +466,9 @@ func (f *File) Tensor(name string) (int, bool) {
 	return -1, false
 }
 
+// ReaderAt reads the file's bytes (header and data alike).
+func (f *File) ReaderAt() io.ReaderAt { return f.r }
+
 // Section returns a reader of tensor i's bytes (i must be a valid index).
 func (f *File) Section(i int) *io.SectionReader {
 	t := f.Tensors[i]

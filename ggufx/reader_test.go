@@ -63,7 +63,7 @@ func everyValueHeader(t testing.TB) Header {
 			KVString("test.binary", "\x00\xff\x80 "),
 			KVUint64("test.u64", math.MaxUint64),
 			KVInt64("test.i64", -1),
-			KVFloat64("test.f64", -0.0),
+			KVFloat64("test.f64", math.Copysign(0, -1)), // -0.0 is +0 in Go
 			KVStringArray("tokenizer.ggml.tokens", odd),
 			KVFloat32Array("tokenizer.ggml.scores", []float32{0, -1.5, float32(math.Inf(1))}),
 			KVInt32Array("tokenizer.ggml.token_type", []int32{1, 2, 3, 6}),
@@ -127,6 +127,12 @@ func TestRoundTrip(t *testing.T) {
 	}
 	if len(f.Tensors[0].Dims) != 0 || len(f.Tensors[6].Dims) != 4 {
 		t.Error("n_dims not preserved")
+	}
+	// Negative zero keeps its sign bit, in the bytes and in the value.
+	if kv, _ := f.KV("test.f64"); !bytes.Equal(kv.Raw, []byte{0, 0, 0, 0, 0, 0, 0, 0x80}) {
+		t.Errorf("test.f64 bytes % x, want negative zero", kv.Raw)
+	} else if v, ok := kv.AsFloat64(); !ok || v != 0 || !math.Signbit(v) {
+		t.Errorf("test.f64 = %v (ok %v), want -0", v, ok)
 	}
 	// Strings come back byte for byte, whitespace included.
 	for key, want := range map[string]string{"test.space": " ", "test.tab": "\t", "test.newline": "\n  ", "test.empty": "", "test.binary": "\x00\xff\x80 "} {

@@ -72,7 +72,11 @@ type typeTraits struct {
 	size  int // bytes per block
 }
 
-const qkK = 256
+// QK_K is ggml's K-quant super-block size (ggml-common.h): the block of the
+// K-quants, TQ1_0, TQ2_0 and the Q8_K activations. The one definition in Go;
+// format.QK_K and kernels.QK_K name it, kernels/c/bitcos.h's BITCOS_QK_K is
+// the C one.
+const QK_K = 256
 
 // typeTable mirrors type_traits in ggml/src/ggml.c (names, block and type
 // sizes from ggml-common.h), plus I2_S and BITCOS.
@@ -85,29 +89,29 @@ var typeTable = map[GGMLType]typeTraits{
 	TypeQ5_1:    {"q5_1", 32, 2 + 2 + 4 + 16},
 	TypeQ8_0:    {"q8_0", 32, 2 + 32},
 	TypeQ8_1:    {"q8_1", 32, 4 + 4 + 32},
-	TypeQ2_K:    {"q2_K", qkK, 2 + 2 + qkK/16 + qkK/4},
-	TypeQ3_K:    {"q3_K", qkK, 2 + qkK/4 + qkK/8 + 12},
-	TypeQ4_K:    {"q4_K", qkK, 2 + 2 + qkK/2 + 12},
-	TypeQ5_K:    {"q5_K", qkK, 2 + 2 + qkK/2 + qkK/8 + 12},
-	TypeQ6_K:    {"q6_K", qkK, 2 + qkK/2 + qkK/4 + qkK/16},
-	TypeQ8_K:    {"q8_K", qkK, 4 + qkK + qkK/8},
-	TypeIQ2_XXS: {"iq2_xxs", qkK, 2 + qkK/4},
-	TypeIQ2_XS:  {"iq2_xs", qkK, 2 + qkK/4 + qkK/32},
-	TypeIQ3_XXS: {"iq3_xxs", qkK, 2 + qkK/4 + qkK/8},
-	TypeIQ1_S:   {"iq1_s", qkK, 2 + qkK/8 + qkK/16},
+	TypeQ2_K:    {"q2_K", QK_K, 2 + 2 + QK_K/16 + QK_K/4},
+	TypeQ3_K:    {"q3_K", QK_K, 2 + QK_K/4 + QK_K/8 + 12},
+	TypeQ4_K:    {"q4_K", QK_K, 2 + 2 + QK_K/2 + 12},
+	TypeQ5_K:    {"q5_K", QK_K, 2 + 2 + QK_K/2 + QK_K/8 + 12},
+	TypeQ6_K:    {"q6_K", QK_K, 2 + QK_K/2 + QK_K/4 + QK_K/16},
+	TypeQ8_K:    {"q8_K", QK_K, 4 + QK_K + QK_K/8},
+	TypeIQ2_XXS: {"iq2_xxs", QK_K, 2 + QK_K/4},
+	TypeIQ2_XS:  {"iq2_xs", QK_K, 2 + QK_K/4 + QK_K/32},
+	TypeIQ3_XXS: {"iq3_xxs", QK_K, 2 + QK_K/4 + QK_K/8},
+	TypeIQ1_S:   {"iq1_s", QK_K, 2 + QK_K/8 + QK_K/16},
 	TypeIQ4_NL:  {"iq4_nl", 32, 2 + 16},
-	TypeIQ3_S:   {"iq3_s", qkK, 2 + qkK/4 + qkK/8 + qkK/32 + 4},
-	TypeIQ2_S:   {"iq2_s", qkK, 2 + qkK/4 + qkK/16},
-	TypeIQ4_XS:  {"iq4_xs", qkK, 2 + 2 + qkK/2 + qkK/64},
+	TypeIQ3_S:   {"iq3_s", QK_K, 2 + QK_K/4 + QK_K/8 + QK_K/32 + 4},
+	TypeIQ2_S:   {"iq2_s", QK_K, 2 + QK_K/4 + QK_K/16},
+	TypeIQ4_XS:  {"iq4_xs", QK_K, 2 + 2 + QK_K/2 + QK_K/64},
 	TypeI8:      {"i8", 1, 1},
 	TypeI16:     {"i16", 1, 2},
 	TypeI32:     {"i32", 1, 4},
 	TypeI64:     {"i64", 1, 8},
 	TypeF64:     {"f64", 1, 8},
-	TypeIQ1_M:   {"iq1_m", qkK, qkK/8 + qkK/16 + qkK/32},
+	TypeIQ1_M:   {"iq1_m", QK_K, QK_K/8 + QK_K/16 + QK_K/32},
 	TypeBF16:    {"bf16", 1, 2},
-	TypeTQ1_0:   {"tq1_0", qkK, 2 + 4*13},
-	TypeTQ2_0:   {"tq2_0", qkK, 2 + 64},
+	TypeTQ1_0:   {"tq1_0", QK_K, 2 + 4*13},
+	TypeTQ2_0:   {"tq2_0", QK_K, 2 + 64},
 	// BitNet fork: traits say 1 weight / 1 byte, ggml_nbytes special-cases
 	// the size as n/4 + 32 (see TensorBytes).
 	TypeI2_S:   {"i2_s", 1, 1},

@@ -168,12 +168,22 @@ func HeaderSize(h Header) (uint64, error) {
 // EncodeHeader returns the bytes NewWriter writes for h (header padding
 // included) and the tensors with computed offsets.
 func EncodeHeader(h Header) ([]byte, []TensorInfo, error) {
-	l, err := plan(h)
+	b, dataOffset, ts, err := EncodeHeaderUnpadded(h)
 	if err != nil {
 		return nil, nil, err
 	}
-	b := l.encode()
-	return append(b, make([]byte, l.dataOffset-l.headerLen)...), l.tensors, nil
+	return append(b, make([]byte, dataOffset-uint64(len(b)))...), ts, nil
+}
+
+// EncodeHeaderUnpadded returns h's header bytes without the padding (which
+// a hostile alignment can make 2 GiB long), where the data section starts,
+// and the tensors with computed offsets.
+func EncodeHeaderUnpadded(h Header) ([]byte, uint64, []TensorInfo, error) {
+	l, err := plan(h)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	return l.encode(), l.dataOffset, l.tensors, nil
 }
 
 // Writer writes a GGUF file as gguf.cpp does: the header padded with zeros
@@ -181,12 +191,12 @@ func EncodeHeader(h Header) ([]byte, []TensorInfo, error) {
 // alignment (also after the last tensor).
 type Writer struct {
 	w      io.Writer
+	d      *DataWriter
 	l      *layout
 	cur    int    // tensor being written
 	done   uint64 // bytes of tensor cur written
 	err    error  // sticky
 	closed bool
-	zeros  []byte
 }
 
 // NewWriter validates h (KVs well formed with unique non-empty keys,
@@ -199,13 +209,16 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	wr := &Writer{w: w, l: l, zeros: make([]byte, min(l.align, 4096))}
-	if _, err := w.Write(l.encode()); err != nil {
+	wr := &Writer{w: w, l: l}
+	// The header, then its padding: one DataWriter tensor's worth.
+	hd := NewDataWriter(w, l.align)
+	if _, err := hd.Write(l.encode()); err != nil {
 		return nil, fmt.Errorf("ggufx: writing header: %w", err)
 	}
-	if err := wr.pad(l.dataOffset - l.headerLen); err != nil {
+	if err := hd.EndTensor(); err != nil {
 		return nil, fmt.Errorf("ggufx: writing header padding: %w", err)
 	}
+	wr.d = NewDataWriter(w, l.align)
 	return wr, nil
 }
 
@@ -228,17 +241,6 @@ func (w *Writer) DataOffset() uint64 { return w.l.dataOffset }
 // FileSize is the size of the complete file.
 func (w *Writer) FileSize() uint64 { return w.l.dataOffset + w.l.dataSize }
 
-func (w *Writer) pad(n uint64) error {
-	for n > 0 {
-		k := min(n, uint64(len(w.zeros)))
-		if _, err := w.w.Write(w.zeros[:k]); err != nil {
-			return err
-		}
-		n -= k
-	}
-	return nil
-}
-
 // Write takes the tensor payloads in order, concatenated, and inserts the
 // padding between tensors itself. Writing more bytes than the tensors hold
 // is an error.
@@ -257,7 +259,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 		}
 		t := w.l.tensors[w.cur]
 		k := min(uint64(len(p)), t.Size-w.done)
-		m, err := w.w.Write(p[:k])
+		m, err := w.d.Write(p[:k])
 		n += m
 		w.done += uint64(m)
 		if err == nil && uint64(m) != k {
@@ -269,11 +271,9 @@ func (w *Writer) Write(p []byte) (int, error) {
 		}
 		p = p[k:]
 		if w.done == t.Size {
-			if w.cur+1 < len(w.l.tensors) {
-				if err := w.pad(alignUp(t.Size, w.l.align) - t.Size); err != nil {
-					w.err = fmt.Errorf("ggufx: padding after tensor %d %q: %w", w.cur, t.Name, err)
-					return n, w.err
-				}
+			if err := w.d.EndTensor(); err != nil {
+				w.err = fmt.Errorf("ggufx: padding after tensor %d %q: %w", w.cur, t.Name, err)
+				return n, w.err
 			}
 			w.cur++
 			w.done = 0
@@ -297,13 +297,6 @@ func (w *Writer) Close() error {
 		w.err = writerErr("closed with tensor %d %q incomplete: %d of %d bytes written (%d tensors in all)",
 			w.cur, t.Name, w.done, t.Size, len(w.l.tensors))
 		return w.err
-	}
-	if n := len(w.l.tensors); n > 0 {
-		t := w.l.tensors[n-1]
-		if err := w.pad(alignUp(t.Size, w.l.align) - t.Size); err != nil {
-			w.err = fmt.Errorf("ggufx: padding after tensor %d %q: %w", n-1, t.Name, err)
-			return w.err
-		}
 	}
 	return nil
 }

@@ -214,3 +214,67 @@ func (f *failWriter) Write(p []byte) (int, error) {
 	f.after -= len(p)
 	return len(p), nil
 }
+
+// TestWriteHeaderAt: a header written last lands exactly in the reserved
+// room, and one that does not describe the written data is refused.
+func TestWriteHeaderAt(t *testing.T) {
+	h := Header{Version: 3, Alignment: 32, Tensors: []TensorInfo{
+		{Name: "a", Type: TypeF32, Dims: []uint64{3}},
+		{Name: "b", Type: TypeI8, Dims: []uint64{40}},
+	}}
+	want := &bytes.Buffer{}
+	w, err := NewWriter(want, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(make([]byte, 12))
+	w.Write(bytes.Repeat([]byte{7}, 40))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	reserved := w.DataOffset()
+	file := make(writerAtBuffer, reserved)
+	d := NewDataWriter(&file, 32)
+	d.Write(make([]byte, 12))
+	d.EndTensor()
+	d.Write(bytes.Repeat([]byte{7}, 40))
+	d.EndTensor()
+	if err := WriteHeaderAt(&file, h, reserved, d.Spans()); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(file, want.Bytes()) {
+		t.Fatal("header written last differs from the Writer's file")
+	}
+	cases := []struct {
+		name     string
+		h        Header
+		reserved uint64
+		spans    []Span
+		err      string
+	}{
+		{"room too small", h, reserved - 32, d.Spans(), "were reserved"},
+		{"tensor missing", Header{Version: 3, Tensors: h.Tensors[:1]}, 64, d.Spans(), "lists 1 tensors, 2 were written"},
+		{"size differs", h, reserved, []Span{{0, 12}, {32, 41}}, `tensor 1 "b": the header says 40 bytes at 32, 41 were written at 32`},
+	}
+	for _, c := range cases {
+		if err := WriteHeaderAt(&writerAtBuffer{}, c.h, c.reserved, c.spans); err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.err)
+		}
+	}
+}
+
+// writerAtBuffer is a growable io.Writer and io.WriterAt.
+type writerAtBuffer []byte
+
+func (b *writerAtBuffer) Write(p []byte) (int, error) {
+	*b = append(*b, p...)
+	return len(p), nil
+}
+
+func (b *writerAtBuffer) WriteAt(p []byte, off int64) (int, error) {
+	if need := int(off) + len(p); need > len(*b) {
+		*b = append(*b, make([]byte, need-len(*b))...)
+	}
+	copy((*b)[off:], p)
+	return len(p), nil
+}

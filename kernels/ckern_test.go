@@ -23,6 +23,7 @@ type cVariant struct {
 	name string
 	run  func(m *testRows, y []BlockQ8K, out []float32)
 	why  string // non-empty: cannot run here, and why
+	lost bool   // compiled as its fallback on a CPU that has its ISA (simd)
 }
 
 func yPtr(y []BlockQ8K) unsafe.Pointer { return unsafe.Pointer(&y[0]) }
@@ -35,33 +36,16 @@ func cVariants() []cVariant {
 		}
 	}
 	cpuAVX2 := cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI2, cpuid.F16C, cpuid.POPCNT)
-	vs := []cVariant{
+	const avx2Needs = "AVX2/BMI2/F16C/POPCNT"
+	return []cVariant{
 		{name: "generic", run: gemv(ckern.Generic)},
-		{name: "avx2", run: gemv(ckern.AVX2)},
-		{name: "avx2_nopdep", run: gemv(ckern.AVX2NoPdep)},
+		cVariant{name: "avx2", run: gemv(ckern.AVX2)}.simd(ckern.Compiled(ckern.AVX2), cpuAVX2, "generic fallback", avx2Needs),
+		cVariant{name: "avx2_nopdep", run: gemv(ckern.AVX2NoPdep)}.simd(ckern.Compiled(ckern.AVX2NoPdep), cpuAVX2, "generic fallback", avx2Needs),
 		{name: "avx512_twin", run: gemv(ckern.AVX512Twin)},
-		{name: "avx512", run: func(m *testRows, y []BlockQ8K, out []float32) {
+		cVariant{name: "avx512", run: func(m *testRows, y []BlockQ8K, out []float32) {
 			ckern512.GEMV(m.k, m.rows, false, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
-		}},
+		}}.simd(ckern512.Compiled(), ckern512.CPUHas(), "generic fallback", "AVX-512 F/BW or BMI2 (its logic is tested through avx512_twin)"),
 	}
-	for i := range vs {
-		switch vs[i].name {
-		case "avx2", "avx2_nopdep":
-			v := map[string]ckern.Variant{"avx2": ckern.AVX2, "avx2_nopdep": ckern.AVX2NoPdep}[vs[i].name]
-			if !ckern.Compiled(v) {
-				vs[i].why = "compiled as the generic fallback (no GCC target pragma support?)"
-			} else if !cpuAVX2 {
-				vs[i].why = "CPU lacks AVX2/BMI2/F16C/POPCNT"
-			}
-		case "avx512":
-			if !ckern512.Compiled() {
-				vs[i].why = "not compiled with AVX-512"
-			} else if !ckern512.Usable() {
-				vs[i].why = "compiled only: CPU lacks AVX-512 F/BW (its logic is tested through avx512_twin)"
-			}
-		}
-	}
-	return vs
 }
 
 func needCgo(t testing.TB) {
@@ -74,11 +58,7 @@ func TestCKernelsMatchReference(t *testing.T) {
 	needCgo(t)
 	rng := rand.New(rand.NewPCG(5, 6))
 	vs := cVariants()
-	for _, v := range vs {
-		if v.why != "" {
-			t.Logf("%s: not run: %s", v.name, v.why)
-		}
-	}
+	notRun(t, vs)
 	checked := map[string]int{}
 	for _, k := range testKs {
 		for _, perTensor := range []bool{false, true} {
@@ -191,7 +171,10 @@ func TestCKernelsDenseWordsAllOffsets(t *testing.T) {
 func TestTQ2ParityWithBitcos(t *testing.T) {
 	needCgo(t)
 	rng := rand.New(rand.NewPCG(9, 10))
-	canAVX2 := cpuid.CPU.Supports(cpuid.AVX2, cpuid.F16C) && ckern.Compiled(ckern.AVX2)
+	yardstick := cVariant{name: "tq2_0 avx2 yardsticks"}.simd(ckern.TQ2CompiledAVX2(), cpuid.CPU.Supports(cpuid.AVX2, cpuid.F16C),
+		"generic TQ2_0 kernel", "AVX2/F16C")
+	notRun(t, []cVariant{yardstick})
+	canAVX2 := yardstick.why == ""
 	for _, k := range testKs {
 		m := makeRows(t, rng, k, 20, testZs, false)
 		tq := make([]byte, format.TQ2_0.TensorBytes(k, m.rows))

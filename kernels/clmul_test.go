@@ -58,11 +58,7 @@ func TestClmulPermutation(t *testing.T) {
 		name  string
 		build ckern.ClmulBuild
 	}{{"avx2_clmul", ckern.ClmulYMM}, {"avx2_clmul_xmm", ckern.ClmulXMM}, {"clmul_generic", ckern.ClmulGeneric}}
-	for _, v := range clmulVariants() {
-		if v.why != "" {
-			t.Logf("%s: not run: %s", v.name, v.why)
-		}
-	}
+	notRun(t, clmulVariants())
 	usable := map[string]bool{}
 	for _, v := range clmulVariants() {
 		usable[v.name] = v.why == ""

@@ -31,9 +31,13 @@ func TestCodesFourColumns(t *testing.T) {
 			yp[j] = yPtr(ys[j])
 		}
 		for _, avx2 := range []bool{false, true} {
-			if avx2 && (!ckern.CodesCompiledAVX2() || !cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI2, cpuid.F16C, cpuid.POPCNT, cpuid.FMA3)) {
-				t.Logf("k%d: AVX2 build not run", tc.k)
-				continue
+			if avx2 {
+				v := cVariant{name: "codes_avx2 x4"}.simd(ckern.CodesCompiledAVX2(),
+					cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI2, cpuid.F16C, cpuid.POPCNT, cpuid.FMA3), "scalar build", "AVX2/BMI2/F16C/POPCNT/FMA")
+				if v.why != "" {
+					notRun(t, []cVariant{v})
+					continue
+				}
 			}
 			out := make([]float32, 4*tc.rows)
 			ckern.CodesGEMV4(avx2, tc.k, tc.rows, m.bitmap, m.signs, m.off, m.d16, m.d32, yp, out)

@@ -124,3 +124,35 @@ func newFiles(t *testing.T, patch string) map[string]string {
 	flush()
 	return out
 }
+
+// TestPatchCarriesSYCLKernels: the SYCL kernels of sycl/ (their one source
+// of truth, run under SimSYCL by sycl_test.go) ship byte for byte as
+// ggml/src/ggml-sycl/bitcos/ (patch 0008; patches/regen.sh copies them).
+func TestPatchCarriesSYCLKernels(t *testing.T) {
+	matches, _ := filepath.Glob(filepath.Join("..", "patches", "*.patch"))
+	added := map[string]string{}
+	for _, p := range matches {
+		for path, content := range newFiles(t, p) {
+			added[path] = content
+		}
+	}
+	hs, _ := filepath.Glob(filepath.Join("sycl", "*.hpp"))
+	if len(hs) == 0 {
+		t.Fatal("kernels/sycl: no .hpp")
+	}
+	for _, f := range hs {
+		name := filepath.Base(f)
+		want, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := added["ggml/src/ggml-sycl/bitcos/"+name]
+		if !ok {
+			t.Errorf("no patch adds ggml/src/ggml-sycl/bitcos/%s", name)
+			continue
+		}
+		if got != string(want) {
+			t.Errorf("the patch's ggml/src/ggml-sycl/bitcos/%s differs from kernels/sycl/%s: regenerate the series (patches/regen.sh)", name, name)
+		}
+	}
+}

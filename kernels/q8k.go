@@ -1,9 +1,15 @@
 package kernels
 
-import "math"
+import (
+	"math"
 
-// QK_K is the number of weights per Q8_K block (and per BITCOS scale).
-const QK_K = 256
+	"github.com/gguf-bitcos/gguf-bitcos/format"
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+)
+
+// QK_K is the number of weights per Q8_K block (and per BITCOS scale):
+// ggufx.QK_K.
+const QK_K = ggufx.QK_K
 
 // BlockQ8K is ggml's block_q8_K (ggml-common.h): 292 bytes, the same layout
 // as the C struct, so a []BlockQ8K can be handed to C as is.
@@ -11,13 +17,6 @@ type BlockQ8K struct {
 	D     float32          // delta
 	Qs    [QK_K]int8       // quants
 	Bsums [QK_K / 16]int16 // sum of quants in groups of 16
-}
-
-// nearestInt is ggml's nearest_int (ggml-quants.c): round to nearest, ties
-// to even, through the float32 magic number 1.5*2^23. |f| <= 4194303.
-func nearestInt(f float32) int32 {
-	v := f + 12582912
-	return int32(math.Float32bits(v)&0x007fffff) - 0x00400000
 }
 
 // QuantizeQ8K quantizes len(x) (a multiple of QK_K) activations into
@@ -47,7 +46,7 @@ func QuantizeQ8K(x []float32, y []BlockQ8K) {
 		}
 		iscale := float32(-127) / max
 		for j, v := range xb {
-			q := nearestInt(float32(iscale * v))
+			q := format.NearestInt(float32(iscale * v))
 			b.Qs[j] = int8(min(127, q))
 		}
 		for j := range QK_K / 16 {

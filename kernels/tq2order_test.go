@@ -22,43 +22,26 @@ func tq2Variants() []cVariant {
 			ckern.GEMV(v, m.k, m.rows, false, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
 		}
 	}
-	// why an AVX2 build (BMI2, F16C, POPCNT, FMA) does not run here, or ""
-	avx2Why := func(compiled bool, fallback string) string {
-		if !compiled {
-			return "compiled as the " + fallback + " (no GCC target pragma support?)"
-		}
-		if !cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI2, cpuid.F16C, cpuid.POPCNT, cpuid.FMA3) {
-			return "CPU lacks AVX2/BMI2/F16C/POPCNT/FMA"
-		}
-		return ""
-	}
-	avx512Why := func(compiled, usable bool, what, needs string) string {
-		if !compiled {
-			return "not compiled with " + what
-		}
-		if !usable {
-			return "compiled only: CPU lacks " + needs
-		}
-		return ""
-	}
+	cpuAVX2 := cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI2, cpuid.F16C, cpuid.POPCNT, cpuid.FMA3)
+	const avx2Needs, avx512Needs = "AVX2/BMI2/F16C/POPCNT/FMA", "AVX-512 F/BW, BMI2 or FMA"
 	vs := []cVariant{
 		{name: "tq2order", run: gemv(ckern.TQ2Order)},
-		{name: "avx2_tq2", run: gemv(ckern.AVX2TQ2),
-			why: avx2Why(ckern.Compiled(ckern.AVX2TQ2), "scalar tq2order fallback")},
-		{name: "avx512_tq2", run: func(m *testRows, y []BlockQ8K, out []float32) {
+		cVariant{name: "avx2_tq2", run: gemv(ckern.AVX2TQ2)}.
+			simd(ckern.Compiled(ckern.AVX2TQ2), cpuAVX2, "scalar tq2order fallback", avx2Needs),
+		cVariant{name: "avx512_tq2", run: func(m *testRows, y []BlockQ8K, out []float32) {
 			ckern512.GEMVTQ2(m.k, m.rows, false, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
-		}, why: avx512Why(ckern512.CompiledTQ2(), ckern512.UsableTQ2(), "AVX-512 and FMA", "AVX-512 F/BW, BMI2 or FMA")},
-		{name: "avx512_tq2_vnni", run: func(m *testRows, y []BlockQ8K, out []float32) {
+		}}.simd(ckern512.CompiledTQ2(), ckern512.CPUHasTQ2(), "scalar tq2order fallback", avx512Needs),
+		cVariant{name: "avx512_tq2_vnni", run: func(m *testRows, y []BlockQ8K, out []float32) {
 			ckern512.GEMVTQ2VNNI(m.k, m.rows, false, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
-		}, why: avx512Why(ckern512.CompiledTQ2VNNI(), ckern512.UsableTQ2VNNI(), "AVX-512 VNNI and FMA", "AVX-512 F/BW/VL/VNNI, BMI2 or FMA")},
+		}}.simd(ckern512.CompiledTQ2VNNI(), ckern512.CPUHasTQ2VNNI(), "scalar tq2order fallback", avx512Needs+", VL or VNNI"),
 		{name: "codes_generic", run: func(m *testRows, y []BlockQ8K, out []float32) {
 			ckern.CodesGEMV(false, m.k, m.rows, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
 		}},
-		{name: "codes_avx2", run: func(m *testRows, y []BlockQ8K, out []float32) {
+		cVariant{name: "codes_avx2", run: func(m *testRows, y []BlockQ8K, out []float32) {
 			ckern.CodesGEMV(true, m.k, m.rows, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
-		}, why: avx2Why(ckern.CodesCompiledAVX2(), "scalar build")},
-		{name: "avx2_nopdep_tq2", run: gemv(ckern.AVX2NoPdepTQ2),
-			why: avx2Why(ckern.Compiled(ckern.AVX2NoPdepTQ2), "scalar tq2order fallback")},
+		}}.simd(ckern.CodesCompiledAVX2(), cpuAVX2, "scalar build", avx2Needs),
+		cVariant{name: "avx2_nopdep_tq2", run: gemv(ckern.AVX2NoPdepTQ2)}.
+			simd(ckern.Compiled(ckern.AVX2NoPdepTQ2), cpuAVX2, "scalar tq2order fallback", avx2Needs),
 	}
 	return append(vs, clmulVariants()...)
 }
@@ -81,11 +64,8 @@ func clmulVariants() []cVariant {
 		}}
 		if b.build != ckern.ClmulGeneric {
 			needs := append([]cpuid.FeatureID{cpuid.AVX2, cpuid.BMI2, cpuid.F16C, cpuid.POPCNT, cpuid.FMA3, cpuid.CLMUL}, b.needs...)
-			if !ckern.ClmulCompiled(b.build) {
-				v.why = "compiled as the scalar fallback (no GCC target pragma support?)"
-			} else if !cpuid.CPU.Supports(needs...) {
-				v.why = "CPU lacks one of AVX2/BMI2/F16C/POPCNT/FMA/PCLMULQDQ(/VPCLMULQDQ)"
-			}
+			v = v.simd(ckern.ClmulCompiled(b.build), cpuid.CPU.Supports(needs...), "scalar fallback",
+				"one of AVX2/BMI2/F16C/POPCNT/FMA/PCLMULQDQ(/VPCLMULQDQ)")
 		}
 		vs = append(vs, v)
 	}
@@ -103,11 +83,7 @@ func TestTQ2OrderMatchesReference(t *testing.T) {
 	needCgo(t)
 	rng := rand.New(rand.NewPCG(71, 72))
 	vs := tq2Variants()
-	for _, v := range vs {
-		if v.why != "" {
-			t.Logf("%s: not run: %s", v.name, v.why)
-		}
-	}
+	notRun(t, vs)
 	differ := 0
 	checked := map[string]int{}
 	check := func(what string, m *testRows, y []BlockQ8K) {

@@ -83,13 +83,5 @@ func TestQuantizeQ8K(t *testing.T) {
 			}
 		}
 	}
-	// nearest_int rounds half to even, as ggml's magic-number trick
-	for _, c := range []struct {
-		f    float32
-		want int32
-	}{{0.5, 0}, {1.5, 2}, {2.5, 2}, {-0.5, 0}, {-1.5, -2}, {126.5, 126}, {-126.6, -127}} {
-		if got := nearestInt(c.f); got != c.want {
-			t.Errorf("nearestInt(%v) = %d, want %d", c.f, got, c.want)
-		}
-	}
+	// nearest_int itself: format.TestQuantNearestInt.
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Regenerate the patch series after editing kernels/c (the one source of
-# truth for the CPU kernels) or kernels/vulkan (the BITCOS shaders of
-# ggml-vulkan). Git only: it builds nothing.
+# Regenerate the patch series after editing kernels/c, kernels/sycl or
+# kernels/vulkan (the sources of truth for the CPU kernels, the SYCL kernels and
+# the BITCOS shaders of ggml-vulkan). Git only: it builds nothing.
 #   patches/regen.sh /path/to/llama.cpp   (a clone that has the pinned commit)
 # It applies the series on a scratch branch at the pin, replacing the kernel
 # files of the patch that adds ggml/src/ggml-cpu/bitcos/ with kernels/c, and
-# writes the series back here. `go test ./kernels -run PatchCarries` checks it.
+# writes the series back here (kernels/sycl/bitcos_sycl.hpp likewise into the
+# patch that adds ggml/src/ggml-sycl/bitcos/). `go test ./kernels -run PatchCarries` checks it.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="${1:?usage: regen.sh /path/to/llama.cpp}"
@@ -32,6 +33,12 @@ for p in $(cat "$here/series"); do
       cp "$f" "ggml/src/ggml-vulkan/vulkan-shaders/$(basename "$f")"
     done
     git add ggml/src/ggml-vulkan/vulkan-shaders
+    git commit -q --amend --no-edit
+  fi
+  if grep -q '^+++ b/ggml/src/ggml-sycl/bitcos/bitcos_sycl.hpp' "$here/$p"; then
+    # the SYCL kernels' one source of truth (TestPatchCarriesKernels checks it)
+    cp "$here/../kernels/sycl/bitcos_sycl.hpp" ggml/src/ggml-sycl/bitcos/bitcos_sycl.hpp
+    git add ggml/src/ggml-sycl/bitcos
     git commit -q --amend --no-edit
   fi
 done

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
 
@@ -21,8 +20,12 @@ const (
 	KeyI2STail     = "bitcos.i2s_tail." // + weight tensor name
 	KeyPrefix      = "bitcos."
 
-	// FormatVersion is the BITCOS-in-GGUF layout version written.
-	FormatVersion = 1
+	// FormatVersion is the BITCOS-in-GGUF layout version written: 2 since
+	// general.file_type names BITCOS (identity.go).
+	FormatVersion = 2
+	// OldestVersion is the oldest layout version read (1: the source's
+	// general.file_type kept as it was).
+	OldestVersion = 1
 )
 
 // Companion tensor name suffixes; they replace a trailing ".weight".
@@ -37,21 +40,6 @@ const maxNameLen = 63
 
 // CompanionBase is the stem companion names are built on.
 func CompanionBase(weight string) string { return strings.TrimSuffix(weight, ".weight") }
-
-// CodecFor returns the codec of a stock ternary type, or nil.
-func CodecFor(t ggufx.GGMLType) format.Codec {
-	switch t {
-	case ggufx.TypeTQ2_0:
-		return format.TQ2_0
-	case ggufx.TypeTQ1_0:
-		return format.TQ1_0
-	case ggufx.TypeQ2_0:
-		return format.Q2_0
-	case ggufx.TypeI2_S:
-		return format.I2S
-	}
-	return nil
-}
 
 // shape2D folds a tensor's dims into (row length, rows).
 func shape2D(dims []uint64) (k, rows int) {

@@ -49,7 +49,7 @@ func headerFor(f *input, dec []Decision, cand []bool, reserve bool, tails map[in
 				signBytes = format.SignTailBytes
 			}
 			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: ggufx.TypeBITCOS})
-			s := format.Scales{Group: CodecFor(d.Source).ScaleGroup()}
+			s := format.Scales{Group: d.codec.ScaleGroup()}
 			h.Tensors = append(h.Tensors, companionInfos(t.Name, k, rows, &s, signBytes)...)
 			srcTypes = append(srcTypes, d.Source.String())
 			nz += d.Weights - d.NonZero
@@ -79,6 +79,8 @@ func headerFor(f *input, dec []Decision, cand []bool, reserve bool, tails map[in
 	if n > 0 && !reserve {
 		z = float32(float64(nz) / float64(n))
 	}
+	var srcFileType *ggufx.KV
+	h.KVs, srcFileType = fileTypeKVs(h.KVs)
 	h.KVs = append(h.KVs,
 		ggufx.KVUint32(KeyVersion, FormatVersion),
 		ggufx.KVString(KeySourceType, main.String()),
@@ -87,6 +89,9 @@ func headerFor(f *input, dec []Decision, cand []bool, reserve bool, tails map[in
 	)
 	if master != "" {
 		h.KVs = append(h.KVs, ggufx.KVString(KeyMasterType, master))
+	}
+	if srcFileType != nil {
+		h.KVs = append(h.KVs, *srcFileType)
 	}
 	sort.Slice(tailKVs, func(a, b int) bool { return tailKVs[a].Key < tailKVs[b].Key })
 	h.KVs = append(h.KVs, tailKVs...)

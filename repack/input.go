@@ -19,6 +19,7 @@ type input struct {
 	fd   *os.File // for in-kernel copies
 
 	heads map[string]string // head tensors to quantize: name -> type (head.go)
+	meta  *bitcosMeta       // what a BITCOS file says of itself (validate.go); nil for a stock file
 }
 
 func openInput(path string) (*input, error) {

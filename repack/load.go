@@ -21,7 +21,7 @@ type tensorBuf struct {
 // tensor named.
 func loadStock(f *input, i int, b *tensorBuf) error {
 	t := f.Tensors[i]
-	c := CodecFor(t.Type)
+	c := format.CodecFor(t.Type)
 	if c == nil {
 		return fmt.Errorf("%s: tensor %q: %v is not a ternary type", f.Path, t.Name, t.Type)
 	}
@@ -79,29 +79,31 @@ func loadBitcos(f *input, i int, b *tensorBuf) error {
 	return checkScales(f.Path, t.Name, &b.s)
 }
 
-// checkScales rejects NaN and infinite scales: no quantizer writes them, and
-// a file holding one is damaged.
+// checkScales returns a *format.BadScaleError for a NaN or infinite scale,
+// wrapped with the file and tensor: no quantizer writes one. A stock tensor
+// holding one is kept as it is (keptError); a BITCOS file holding one is
+// damaged.
 func checkScales(path, name string, s *format.Scales) error {
-	for j, h := range s.F16 {
-		if h&0x7c00 == 0x7c00 {
-			return fmt.Errorf("%s: tensor %q: scale %d is %s (fp16 bits %#04x)", path, name, j, nanOrInf(h&0x3ff != 0), h)
-		}
-	}
-	if s.Group == 0 && s.F32&0x7f800000 == 0x7f800000 {
-		return fmt.Errorf("%s: tensor %q: per-tensor scale is %s (f32 bits %#08x)", path, name, nanOrInf(s.F32&0x7fffff != 0), s.F32)
+	if err := format.CheckScales(s); err != nil {
+		return fmt.Errorf("%s: tensor %q: %w", path, name, err)
 	}
 	return nil
 }
 
-func nanOrInf(nan bool) string {
-	if nan {
-		return "NaN"
+// keptReason says why a stock tensor whose load failed with err is kept in
+// its source type as it is (non-ternary codes, a NaN or infinite scale), or
+// "" when err is a real error.
+func keptReason(err error) string {
+	var nt *format.NotTernaryError
+	var bs *format.BadScaleError
+	switch {
+	case errors.As(err, &nt):
+		return "not ternary: " + nt.Error()
+	case errors.As(err, &bs):
+		return bs.Error() + ": kept as it is"
 	}
-	return "infinite"
+	return ""
 }
-
-// isNotTernary reports whether err says a tensor holds non-ternary codes.
-func isNotTernary(err error) bool { return errors.Is(err, format.ErrNotTernary) }
 
 // scaleBytes encodes s as the BITCOS scales companion's data.
 func scaleBytes(s *format.Scales, dst []byte) []byte {

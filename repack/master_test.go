@@ -1,6 +1,7 @@
 package repack
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -14,7 +15,15 @@ func TestRepackMasters(t *testing.T) {
 			in := genModel(t, modelgen.Small(typ, 30))
 			dir := filepath.Dir(in)
 			out := filepath.Join(dir, "out.gguf")
-			if _, err := Repack(in, Options{Output: out}); err == nil {
+			// Without --ternarize nothing gains: nothing is written, and
+			// with --force the copy is unchanged.
+			if rep, err := Repack(in, Options{Output: out}); err != nil || rep.NotWritten == "" {
+				t.Fatalf("plain repack of a master: %v, %+v", err, rep)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Fatal("a repack that gains nothing wrote its output")
+			}
+			if _, err := Repack(in, Options{Output: out, Force: true}); err == nil {
 				if v, _ := Verify(in, out); v == nil || !v.OK() {
 					t.Fatal("plain repack of a master must copy it unchanged")
 				}

@@ -198,7 +198,7 @@ func compareExperts(t *testing.T, in, out, base string, s modelgen.Spec) {
 	k, rows := int(info.Dims[0]), int(info.Dims[1]*info.Dims[2])
 	var a, b format.Planes
 	var sa format.Scales
-	if err := CodecFor(info.Type).Decode(raw, k, rows, &a, &sa); err != nil {
+	if err := format.CodecFor(info.Type).Decode(raw, k, rows, &a, &sa); err != nil {
 		t.Fatalf("%s: %v", base, err)
 	}
 	bitmap, binfo := read(dst, base+".weight")

@@ -41,6 +41,9 @@ type Decision struct {
 	master    bool   // ternarized from a float master (master.go)
 	head      string // head type name when the head is quantized (head.go)
 	err       error  // a head that cannot be quantized as asked
+	// codec is the layout of Source, resolved once by preDecide (nil for a
+	// tensor that is not ternary-typed and not a master to ternarize).
+	codec format.Codec
 }
 
 // fillCounts sets the counts, z and sign stream size from per-row non-zeros.
@@ -56,9 +59,6 @@ func fillCounts(d *Decision, nnz []int) {
 	d.Z = 1 - float64(d.NonZero)/float64(d.Weights)
 	d.signBytes = signs + format.SignTailBytes
 }
-
-// Ternary reports whether the tensor decoded as ternary.
-func (d *Decision) Ternary() bool { return d.isTernary }
 
 // pad rounds n up to the alignment.
 func pad(n, align uint64) uint64 { return (n + align - 1) / align * align }
@@ -105,14 +105,14 @@ func preDecide(f *input, i int, ternarize bool) (d Decision, cand bool) {
 		return d, false
 	}
 	if ternarize && ternarizable(t) {
-		d.master, d.Source = true, ggufx.TypeTQ2_0
+		d.master, d.Source, d.codec = true, ggufx.TypeTQ2_0, format.TQ2_0
 		return d, true
 	}
-	c := CodecFor(t.Type)
+	c := format.CodecFor(t.Type)
 	if c == nil {
 		return d, false
 	}
-	d.Layout = LayoutKept
+	d.codec, d.Layout = c, LayoutKept
 	k, _ := shape2D(t.Dims)
 	switch {
 	case k%format.BitcosBlock != 0 || !c.Supports(k):
@@ -127,12 +127,12 @@ func preDecide(f *input, i int, ternarize bool) (d Decision, cand bool) {
 
 // decide completes a candidate's decision from its per-row non-zero counts.
 // canonicalBytes is false when the source's bytes do not re-encode to
-// themselves (TQ1_0 only).
+// themselves (reencodes).
 func decide(f *input, d *Decision, nnz []int, canonicalBytes bool) {
 	k, rows := shape2D(d.Dims)
 	d.isTernary = true
 	fillCounts(d, nnz)
-	scales := format.Scales{Group: CodecFor(d.Source).ScaleGroup()}
+	scales := format.Scales{Group: d.codec.ScaleGroup()}
 	d.BitcosBytes = bitcosFamilyBytes(d.Name, k, rows, &scales, d.signBytes, f.Alignment)
 	fallback := d.SourceBytes
 	if d.master {
@@ -153,15 +153,17 @@ func decide(f *input, d *Decision, nnz []int, canonicalBytes bool) {
 	}
 }
 
-// notTernary marks a candidate that holds a non-ternary code.
-func notTernary(d *Decision, err error) {
-	d.Layout, d.Reason = LayoutKept, "not ternary: "+err.Error()
+// keep marks a candidate kept in its source type for reason (keptReason).
+func keep(d *Decision, reason string) {
+	d.Layout, d.Reason = LayoutKept, reason
 }
 
 // analyze decides the fate of tensor i of a stock file without encoding it
-// (stats): the 2-bit layouts are counted straight from their bytes, TQ1_0
-// and masters are decoded. With ternarize, the projection weights of a float
-// master are ternarized (master.go).
+// (stats): a layout with a direct counter (format.CountRowNonZeros) is
+// counted straight from its bytes unless it is redundant (it must be decoded
+// to compare a re-encoding); the others, and masters, are decoded. With
+// ternarize, the projection weights of a float master are ternarized
+// (master.go).
 func analyze(f *input, i int, b *tensorBuf, ternarize bool) (Decision, error) {
 	d, cand := preDecide(f, i, ternarize)
 	if !cand || d.head != "" {
@@ -176,24 +178,26 @@ func analyze(f *input, i int, b *tensorBuf, ternarize bool) (Decision, error) {
 		decide(f, &d, format.RowNonZeros(&b.p, nil), true)
 		return d, nil
 	}
-	c := CodecFor(t.Type)
-	var err error
-	if b.raw, err = f.tensor(i, b.raw); err != nil {
-		return d, err
+	var nnz []int
+	err := format.ErrNoCounter
+	if !d.codec.Redundant() {
+		if b.raw, err = f.tensor(i, b.raw); err != nil {
+			return d, err
+		}
+		nnz, err = format.CountRowNonZeros(d.codec, b.raw, k, rows, nil)
 	}
-	nnz, err := format.CountRowNonZeros(c, b.raw, k, rows, nil)
 	isCanonical := true
 	if err == format.ErrNoCounter {
 		if err = loadStock(f, i, b); err == nil {
 			nnz = format.RowNonZeros(&b.p, nil)
-			isCanonical = canonical(c, b)
+			isCanonical = reencodes(&d, b)
 		}
 	} else if err != nil {
 		err = fmt.Errorf("%s: tensor %q (%v): %w", f.Path, t.Name, t.Type, err)
 	}
 	if err != nil {
-		if isNotTernary(err) {
-			notTernary(&d, err)
+		if r := keptReason(err); r != "" {
+			keep(&d, r)
 			return d, nil
 		}
 		return d, err
@@ -202,14 +206,18 @@ func analyze(f *input, i int, b *tensorBuf, ternarize bool) (Decision, error) {
 	return d, nil
 }
 
-// canonical reports whether re-encoding the decoded tensor gives back the
-// source bytes exactly (so that unpack can reproduce them). Only TQ1_0 has
-// redundant byte values (243 trit patterns in 256 byte values); the 2-bit
-// layouts map codes, scales and the I2_S tail one to one, so a tensor that
-// holds no code 3 re-encodes to itself and needs no check.
-func canonical(c format.Codec, b *tensorBuf) bool {
+// reencodes reports whether candidate d's source bytes (b.raw, decoded into
+// b.p and b.s) are what its codec writes for those codes and scales, so that
+// unpack can give them back byte for byte. This is the one place the rule is
+// decided, for repack and stats alike: only a redundant layout
+// (format.Codec.Redundant) can fail it, and a master's source is floats,
+// which unpack does not restore.
+func reencodes(d *Decision, b *tensorBuf) bool {
+	if d.master || !d.codec.Redundant() {
+		return true
+	}
 	out := make([]byte, len(b.raw))
-	if err := c.Encode(&b.p, &b.s, out); err != nil {
+	if err := d.codec.Encode(&b.p, &b.s, out); err != nil {
 		return false
 	}
 	return bytes.Equal(out, b.raw)

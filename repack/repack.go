@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 )
 
 // Options control Repack.
@@ -34,9 +34,16 @@ type Options struct {
 	// Split, if set, writes shards as llama-gguf-split does
 	// (OUTPUT-without-.gguf-00001-of-0000N.gguf) instead of one file.
 	Split SplitOptions
-	// Progress, if set, is called with bytes done and total, from one
-	// goroutine, as the output is written.
-	Progress func(done, total int64)
+	// Force writes the output even when nothing gains: no tensor becomes
+	// BITCOS (or is ternarized, or has its head quantized), so the output
+	// would only be the input with bitcos.* keys, a little larger.
+	Force bool
+	// Progress, if set, is called from one goroutine as the job goes on,
+	// with the phase ("repack", "flush", "split") and the work done of the
+	// whole job's total, in bytes: the data pass, then the flush to disk
+	// with the read-back check (counted as half the data), then the shards
+	// (the data again). It reaches total only when the job is done.
+	Progress func(phase string, done, total int64)
 }
 
 // Report summarises a repack.
@@ -53,19 +60,22 @@ type Report struct {
 	// Canonical is empty when an unpack reproduces the input byte for byte,
 	// else why it cannot (the input's own layout is not canonical).
 	Canonical string `json:"canonical_note,omitempty"`
+	// NotWritten says why no output was written (nothing gains; see
+	// Options.Force), or is empty.
+	NotWritten string `json:"not_written,omitempty"`
+	// Warnings are what the user must hear even though the repack worked:
+	// input bytes the header does not describe (not copied), no tensors.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
-// DefaultOutput is where repack writes when no output is given.
-func DefaultOutput(in string) string {
-	if ext := filepath.Ext(in); ext == ".gguf" {
-		return in[:len(in)-len(ext)] + ".bitcos.gguf"
-	}
-	return in + ".bitcos.gguf"
-}
+// DefaultOutput is where repack writes when no output is given: the
+// source type's label in the name replaced by BITCOS, or -BITCOS added
+// (identity.go).
+func DefaultOutput(in string) string { return outputName(in) }
 
 // Repack rewrites the GGUF file at in with every ternary tensor that gets
-// smaller stored as BITCOS. The output is written to a temporary file in the
-// target directory, checked, and renamed into place; the input is only read.
+// smaller stored as BITCOS. The output is written unnamed (atomicfile) in the
+// target directory, checked, and only then named; the input is only read.
 //
 // One pass over the data: the header is reserved first (header.go), each
 // candidate tensor is decoded, decided and encoded by a worker, the writer
@@ -78,13 +88,8 @@ func Repack(in string, opt Options) (*Report, error) {
 	}
 	defer done()
 	defer f.Close()
-	if _, ok := f.KV(KeyVersion); ok {
+	if f.meta != nil {
 		return nil, fmt.Errorf("%s: already a BITCOS file (has %s); nothing to repack", in, KeyVersion)
-	}
-	for _, t := range f.Tensors {
-		if t.Type == ggufx.TypeBITCOS || isCompanion(t.Name) {
-			return nil, fmt.Errorf("%s: tensor %q is BITCOS data without %s", in, t.Name, KeyVersion)
-		}
 	}
 	if opt.Output == "" {
 		opt.Output = DefaultOutput(in)
@@ -95,7 +100,7 @@ func Repack(in string, opt Options) (*Report, error) {
 	if same, _ := sameFile(in, opt.Output); same {
 		return nil, fmt.Errorf("%s: output would overwrite the input", in)
 	}
-	rep := &Report{Input: in, Output: opt.Output, InputBytes: f.FileSize}
+	rep := &Report{Input: in, Output: opt.Output, InputBytes: f.FileSize, Warnings: undescribed(f)}
 	if err := f.Canonical(); err != nil {
 		rep.Canonical = err.Error()
 	}
@@ -123,19 +128,13 @@ func Repack(in string, opt Options) (*Report, error) {
 		return nil, fmt.Errorf("%s: %w", in, err)
 	}
 
-	dir := filepath.Dir(opt.Output)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(opt.Output)+".tmp-*")
+	tmp, err := atomicfile.Create(opt.Output, inputPerm(in))
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot create the output: %w", opt.Output, err)
+		return nil, err
 	}
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	written, err := writeData(f, dec, cand, tmp, reserved, opt)
+	defer tmp.Abort() // nothing after a Commit
+	prog := newJobProgress(f, opt)
+	written, err := writeData(f, dec, cand, tmp.File, reserved, opt, prog)
 	if err != nil {
 		return nil, err
 	}
@@ -143,16 +142,10 @@ func Repack(in string, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in, err)
 	}
-	hdr, infos, err := ggufx.EncodeHeader(h)
-	if err != nil {
+	if err := ggufx.WriteHeaderAt(tmp, h, reserved, written); err != nil {
 		return nil, fmt.Errorf("%s: %w", opt.Output, err)
 	}
-	if uint64(len(hdr)) != reserved || len(infos) != len(written) {
-		return nil, fmt.Errorf("%s: internal error: header of %d bytes for %d reserved", opt.Output, len(hdr), reserved)
-	}
-	if _, err := tmp.WriteAt(hdr, 0); err != nil {
-		return nil, fmt.Errorf("%s: %w", opt.Output, err)
-	}
+	gains := false
 	for _, d := range dec {
 		switch d.Layout {
 		case LayoutBitcos:
@@ -160,10 +153,14 @@ func Repack(in string, opt Options) (*Report, error) {
 		case LayoutKept:
 			rep.Kept++
 		}
+		gains = gains || d.Layout == LayoutBitcos || d.Layout == LayoutTQ2 || d.head != ""
 	}
 	rep.Tensors = dec
-	if st, err := os.Stat(in); err == nil {
-		tmp.Chmod(st.Mode().Perm()) // the output is as readable as the input
+	if !gains && !opt.Force {
+		// The deferred Abort discards the output.
+		rep.NotWritten = "no tensor is smaller as BITCOS, so the output would only be the input with bitcos.* keys; nothing was written (force writes it anyway)"
+		rep.Output, rep.OutputBytes = "", 0
+		return rep, nil
 	}
 	// The read-back check runs while the kernel writes the file out: both
 	// must finish before the rename.
@@ -171,24 +168,23 @@ func Repack(in string, opt Options) (*Report, error) {
 	end := int64(reserved)
 	if len(written) > 0 {
 		last := written[len(written)-1]
-		end += int64(pad(last.off+last.size, f.Alignment))
+		end += int64(pad(last.Offset+last.Size, f.Alignment))
 	}
-	go func() { checked <- checkWritten(tmp.Name(), h, infos, written, end) }()
+	prog.phase("flush")
+	go func() { checked <- checkWritten(tmp.ReadPath(), h, written, end) }()
 	syncErr := tmp.Sync()
 	checkErr := <-checked
 	if syncErr != nil {
-		return nil, fmt.Errorf("%s: %w", tmp.Name(), syncErr)
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, fmt.Errorf("%s: %w", tmp.Name(), err)
+		return nil, fmt.Errorf("%s: %w", opt.Output, syncErr)
 	}
 	if checkErr != nil {
 		return nil, fmt.Errorf("%s: the written output did not read back intact: %w", opt.Output, checkErr)
 	}
 	if opt.Split.MaxBytes > 0 || opt.Split.MaxTensors > 0 {
-		// The verified single file is cut into shards, then removed.
+		prog.phase("split")
+		// The verified single file is cut into shards, then discarded.
 		prefix := strings.TrimSuffix(opt.Output, ".gguf")
-		if rep.Shards, err = splitFile(tmp.Name(), prefix, opt.Split); err != nil {
+		if rep.Shards, err = splitFile(tmp.ReadPath(), prefix, opt.Split, inputPerm(in)); err != nil {
 			return nil, fmt.Errorf("%s: %w", opt.Output, err)
 		}
 		for _, p := range rep.Shards {
@@ -197,16 +193,43 @@ func Repack(in string, opt Options) (*Report, error) {
 			}
 		}
 		rep.Output = rep.Shards[0]
-		return rep, nil // the deferred cleanup removes the single file
+		prog.done()
+		return rep, nil // the deferred Abort discards the single file
 	}
-	if err := os.Rename(tmp.Name(), opt.Output); err != nil {
+	if err := tmp.Commit(); err != nil {
 		return nil, err
 	}
-	ok = true
+	prog.done()
 	if st, err := os.Stat(opt.Output); err == nil {
 		rep.OutputBytes = st.Size()
 	}
 	return rep, nil
+}
+
+// undescribed warns of input bytes that no tensor of the header covers:
+// repack copies only what the header describes.
+func undescribed(f *input) []string {
+	end := f.DataOffset
+	for _, t := range f.Tensors {
+		end = max(end, f.DataOffset+pad(t.Offset+t.Size, f.Alignment))
+	}
+	var w []string
+	if len(f.Tensors) == 0 {
+		w = append(w, fmt.Sprintf("%s: the header lists no tensors: the output holds its metadata only", f.Path))
+	}
+	if rest := f.FileSize - int64(end); rest > 0 {
+		w = append(w, fmt.Sprintf("%s: %d bytes (%.1f%% of the file) after the end of the data the header describes are not tensor data by this header, and are not copied",
+			f.Path, rest, 100*float64(rest)/float64(f.FileSize)))
+	}
+	return w
+}
+
+// inputPerm is the mode outputs made from in get: as readable as the input.
+func inputPerm(in string) os.FileMode {
+	if st, err := os.Stat(in); err == nil {
+		return st.Mode().Perm()
+	}
+	return 0o644
 }
 
 func sameFile(a, b string) (bool, error) {
@@ -219,6 +242,56 @@ func sameFile(a, b string) (bool, error) {
 		return false, err
 	}
 	return os.SameFile(sa, sb), nil
+}
+
+// jobProgress turns the phases of a repack into one progress figure
+// (Options.Progress): the data pass counts its input bytes, the flush and
+// check half as much, the split as much again.
+type jobProgress struct {
+	fn                 func(phase string, done, total int64)
+	data, flush, split int64
+	name               string
+	base               int64 // work of the phases before the current one
+}
+
+func newJobProgress(f *input, opt Options) *jobProgress {
+	p := &jobProgress{fn: opt.Progress, name: "repack"}
+	for _, t := range f.Tensors {
+		p.data += int64(t.Size)
+	}
+	p.flush = p.data / 2
+	if opt.Split.MaxBytes > 0 || opt.Split.MaxTensors > 0 {
+		p.split = p.data
+	}
+	return p
+}
+
+func (p *jobProgress) total() int64 { return p.data + p.flush + p.split }
+
+// report says that done bytes of the current phase are done.
+func (p *jobProgress) report(done int64) {
+	if p.fn != nil {
+		p.fn(p.name, p.base+done, p.total())
+	}
+}
+
+// phase starts the next phase: the ones before it are complete.
+func (p *jobProgress) phase(name string) {
+	switch name {
+	case "flush":
+		p.base = p.data
+	case "split":
+		p.base = p.data + p.flush
+	}
+	p.name = name
+	p.report(0)
+}
+
+// done says the whole job is.
+func (p *jobProgress) done() {
+	if p.fn != nil {
+		p.fn("done", p.total(), p.total())
+	}
 }
 
 // lookAheadBytes bounds the encoded data waiting to be written.
@@ -236,16 +309,13 @@ type piece struct {
 // are decided and encoded on worker goroutines (dec is updated), in order
 // with bounded look-ahead; the other tensors are streamed from the input.
 // It returns where each output tensor was written.
-func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart uint64, opt Options) ([]span, error) {
+func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart uint64, opt Options, prog *jobProgress) ([]ggufx.Span, error) {
 	if _, err := out.Seek(int64(dataStart), io.SeekStart); err != nil {
 		return nil, err
 	}
 	bw := bufio.NewWriterSize(out, 4<<20)
-	w := &paddedWriter{w: bw, align: f.Alignment}
-	var total int64
-	for _, t := range f.Tensors {
-		total += int64(t.Size)
-	}
+	w := ggufx.NewDataWriter(bw, f.Alignment)
+	total := prog.data
 	// Futures in input order. Encodings run on at most Workers goroutines
 	// and hold at most lookAheadBytes of data waiting to be written (a
 	// larger tensor runs alone), so memory stays about lookAheadBytes + one
@@ -274,7 +344,11 @@ func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart ui
 			go func(i int) {
 				defer workers.Release(1)
 				st := encPool.Get().(*encState)
-				pc := encodeTensor(f, i, &dec[i], st)
+				var pc piece
+				func() {
+					defer recoverPiece(f, i, &pc)
+					pc = encodeTensor(f, i, &dec[i], st)
+				}()
 				f.release(i)
 				pc.release = func() {
 					encPool.Put(st)
@@ -300,13 +374,11 @@ func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart ui
 		}
 		if pc.bufs == nil {
 			n, err := copyTensor(w, bw, out, f, pc.idx, buf, func(n int64) {
-				if opt.Progress != nil {
-					opt.Progress(done+n, total)
-				}
+				prog.report(done + n)
 			})
 			f.release(pc.idx)
 			if err == nil {
-				err = w.pad()
+				err = w.EndTensor()
 			}
 			if err != nil {
 				firstErr = err
@@ -319,7 +391,7 @@ func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart ui
 					firstErr = err
 					break
 				}
-				if err := w.pad(); err != nil {
+				if err := w.EndTensor(); err != nil {
 					firstErr = err
 					break
 				}
@@ -327,9 +399,7 @@ func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart ui
 			done += dec[pc.idx].SourceBytes
 			pc.release()
 		}
-		if opt.Progress != nil {
-			opt.Progress(min(done, total), total)
-		}
+		prog.report(min(done, total))
 	}
 	if firstErr != nil {
 		return nil, firstErr
@@ -337,42 +407,7 @@ func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart ui
 	if err := bw.Flush(); err != nil {
 		return nil, fmt.Errorf("%s: %w", opt.Output, err)
 	}
-	return w.spans, nil
-}
-
-// span is where one tensor's data was written, relative to the data start.
-type span struct{ off, size uint64 }
-
-// paddedWriter writes tensor data, padding each tensor with zeros to the
-// alignment as gguf.cpp does (also after the last one).
-type paddedWriter struct {
-	w     io.Writer
-	align uint64
-	n     uint64 // bytes of the current tensor so far
-	pos   uint64 // bytes before the current tensor
-	spans []span
-}
-
-func (p *paddedWriter) Write(b []byte) (int, error) {
-	n, err := p.w.Write(b)
-	p.n += uint64(n)
-	return n, err
-}
-
-// pad ends the current tensor.
-func (p *paddedWriter) pad() error {
-	p.spans = append(p.spans, span{p.pos, p.n})
-	p.pos += pad(p.n, p.align)
-	var zeros [256]byte
-	for rest := pad(p.n, p.align) - p.n; rest > 0; {
-		c := min(rest, uint64(len(zeros)))
-		if _, err := p.w.Write(zeros[:c]); err != nil {
-			return err
-		}
-		rest -= c
-	}
-	p.n = 0
-	return nil
+	return w.Spans(), nil
 }
 
 // copyRangeMin is the smallest tensor copied inside the kernel.
@@ -381,7 +416,7 @@ var copyRangeMin uint64 = 1 << 20
 // copyTensor writes tensor i of f to w unchanged and returns its length:
 // inside the kernel when it can (after flushing bw, w's buffer, to out), else
 // in chunks through w.
-func copyTensor(w *paddedWriter, bw *bufio.Writer, out *os.File, f *input, i int, buf []byte, progress func(int64)) (int64, error) {
+func copyTensor(w *ggufx.DataWriter, bw *bufio.Writer, out *os.File, f *input, i int, buf []byte, progress func(int64)) (int64, error) {
 	var n int64
 	t := f.Tensors[i]
 	if f.fd != nil && t.Size >= copyRangeMin {
@@ -393,7 +428,7 @@ func copyTensor(w *paddedWriter, bw *bufio.Writer, out *os.File, f *input, i int
 			if err != nil {
 				return 0, fmt.Errorf("%s: tensor %q: %w", f.Path, t.Name, err)
 			}
-			w.n += t.Size
+			w.Wrote(t.Size)
 			progress(int64(t.Size))
 			return int64(t.Size), nil
 		}
@@ -450,19 +485,15 @@ func encodeTensor(f *input, i int, d *Decision, st *encState) piece {
 	}
 	b := &st.b
 	if err := loadSource(f, i, b, d); err != nil {
-		if isNotTernary(err) {
-			notTernary(d, err)
+		if r := keptReason(err); r != "" && !d.master {
+			keep(d, r)
 			return piece{idx: i}
 		}
 		return piece{err: err}
 	}
 	t := f.Tensors[i]
 	st.nnz = format.RowNonZeros(&b.p, st.nnz)
-	isCanonical := true
-	if c := CodecFor(t.Type); c == format.Codec(format.TQ1_0) {
-		isCanonical = canonical(c, b)
-	}
-	decide(f, d, st.nnz, isCanonical)
+	decide(f, d, st.nnz, reencodes(d, b))
 	switch d.Layout {
 	case LayoutKept:
 		return piece{idx: i}
@@ -521,22 +552,22 @@ func (st *encState) grow(n int) []byte {
 // written: encodeTensor decodes every BITCOS encoding back and compares it
 // with the source; everything else is a byte copy. Reading it back would
 // only read the page cache again.)
-func checkWritten(path string, h ggufx.Header, infos []ggufx.TensorInfo, written []span, size int64) error {
+func checkWritten(path string, h ggufx.Header, written []ggufx.Span, size int64) error {
 	g, err := ggufx.Open(path)
 	if err != nil {
 		return err
 	}
 	defer g.Close()
-	if len(g.Tensors) != len(infos) || len(g.KVs) != len(h.KVs) || len(written) != len(infos) {
-		return fmt.Errorf("header has %d tensors and %d KVs, want %d and %d", len(g.Tensors), len(g.KVs), len(infos), len(h.KVs))
+	if len(g.Tensors) != len(h.Tensors) || len(g.KVs) != len(h.KVs) || len(written) != len(h.Tensors) {
+		return fmt.Errorf("header has %d tensors and %d KVs, want %d and %d", len(g.Tensors), len(g.KVs), len(h.Tensors), len(h.KVs))
 	}
 	for i, t := range g.Tensors {
-		want := infos[i]
+		want := h.Tensors[i]
 		if t.Name != want.Name || t.Type != want.Type || !equalDims(t.Dims, want.Dims) {
 			return fmt.Errorf("tensor %d is %q %v %v, want %q %v %v", i, t.Name, t.Type, t.Dims, want.Name, want.Type, want.Dims)
 		}
-		if t.Offset != written[i].off || t.Size != written[i].size {
-			return fmt.Errorf("tensor %q: header says %d bytes at %d, %d were written at %d", t.Name, t.Size, t.Offset, written[i].size, written[i].off)
+		if t.Offset != written[i].Offset || t.Size != written[i].Size {
+			return fmt.Errorf("tensor %q: header says %d bytes at %d, %d were written at %d", t.Name, t.Size, t.Offset, written[i].Size, written[i].Offset)
 		}
 	}
 	if g.FileSize != size {

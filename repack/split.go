@@ -3,14 +3,12 @@ package repack
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 )
 
 // Shards as llama-gguf-split writes them (tools/gguf-split at the pin):
@@ -59,8 +57,9 @@ func ShardPath(prefix string, no, count int) string {
 var shardRe = regexp.MustCompile(`^(.*)-(\d{5})-of-(\d{5})\.gguf$`)
 
 // splitFile cuts the GGUF file at path into shards PREFIX-0000i-of-0000N.gguf
-// (each written to a temporary file and renamed) and returns their paths.
-func splitFile(path, prefix string, opt SplitOptions) ([]string, error) {
+// with mode perm and returns their paths. No shard appears before all are
+// written: then each is committed (atomicfile).
+func splitFile(path, prefix string, opt SplitOptions, perm os.FileMode) ([]string, error) {
 	f, err := openInput(path)
 	if err != nil {
 		return nil, err
@@ -95,6 +94,12 @@ func splitFile(path, prefix string, opt SplitOptions) ([]string, error) {
 	}
 	groups = append(groups, cur)
 	var paths []string
+	var shards []*atomicfile.File
+	defer func() {
+		for _, sh := range shards {
+			sh.Abort() // nothing once committed
+		}
+	}()
 	for s, g := range groups {
 		var kvs []ggufx.KV
 		if s == 0 {
@@ -115,13 +120,20 @@ func splitFile(path, prefix string, opt SplitOptions) ([]string, error) {
 		for _, i := range g {
 			src = append(src, tensorRef{f, i})
 		}
-		if err := writeGGUF(out, h, src); err != nil {
-			for _, p := range paths {
+		sh, err := writeGGUF(out, h, src, perm)
+		if err != nil {
+			return nil, err
+		}
+		shards = append(shards, sh)
+		paths = append(paths, out)
+	}
+	for i, sh := range shards {
+		if err := sh.Commit(); err != nil {
+			for _, p := range paths[:i] {
 				os.Remove(p)
 			}
 			return nil, err
 		}
-		paths = append(paths, out)
 	}
 	return paths, nil
 }
@@ -133,43 +145,40 @@ type tensorRef struct {
 }
 
 // writeGGUF writes header h and the data of the tensors src, in order, to
-// path (through a temporary file, synced and renamed at the end; as readable
-// as the first source).
-func writeGGUF(path string, h ggufx.Header, src []tensorRef) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+// an output that becomes path with mode perm when the caller commits it.
+// Tensor data is copied inside the kernel where it can be (copyTensor).
+func writeGGUF(path string, h ggufx.Header, src []tensorRef, perm os.FileMode) (*atomicfile.File, error) {
+	out, err := atomicfile.Create(path, perm)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeGGUFTo(out.File, h, src); err != nil {
+		out.Abort()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
+}
+
+func writeGGUFTo(out *os.File, h ggufx.Header, src []tensorRef) error {
+	hdr, _, err := ggufx.EncodeHeader(h)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	defer tmp.Close()
-	bw := bufio.NewWriterSize(tmp, 4<<20)
-	w, err := ggufx.NewWriter(bw, h)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	bw := bufio.NewWriterSize(out, 4<<20)
+	if _, err := bw.Write(hdr); err != nil {
+		return err
 	}
+	dw := ggufx.NewDataWriter(bw, h.Alignment)
+	buf := make([]byte, 1<<20)
 	for _, r := range src {
-		if _, err := io.Copy(w, r.in.Section(r.i)); err != nil {
-			return fmt.Errorf("%s: tensor %q: %w", r.in.Path, r.in.Tensors[r.i].Name, err)
+		if _, err := copyTensor(dw, bw, out, r.in, r.i, buf, func(int64) {}); err != nil {
+			return err
+		}
+		if err := dw.EndTensor(); err != nil {
+			return err
 		}
 	}
-	if err := w.Close(); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if len(src) > 0 {
-		if st, err := os.Stat(src[0].in.Path); err == nil {
-			tmp.Chmod(st.Mode().Perm())
-		}
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return bw.Flush()
 }
 
 // isSplitKey reports whether key is one of the split.* keys.
@@ -202,52 +211,24 @@ func shardSet(f *ggufx.File) ([]string, error) {
 	return paths, nil
 }
 
-// joinShards merges the shard set starting at first into one GGUF file at
-// out: the first shard's KVs without the split.* keys, then every shard's
-// tensors in order. For shards repack wrote, the result is the unsplit
-// repack byte for byte.
-func joinShards(paths []string, out string) error {
-	var ins []*input
-	defer func() {
-		for _, in := range ins {
-			in.Close()
-		}
-	}()
-	var h ggufx.Header
-	for s, p := range paths {
-		in, err := openInput(p)
-		if err != nil {
-			return err
-		}
-		ins = append(ins, in)
-		kv, ok := in.KV(KeySplitNo)
-		if no, _ := kv.AsUint64(); !ok || no != uint64(s) {
-			return fmt.Errorf("%s: split.no is %s, want %d", p, kv.ValueString(), s)
-		}
-		if s == 0 {
-			h = ggufx.Header{Version: in.Version, Alignment: in.Alignment}
-			for _, kv := range in.KVs {
-				if !isSplitKey(kv.Key) {
-					h.KVs = append(h.KVs, kv)
-				}
-			}
-		}
-		for _, t := range in.Tensors {
-			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: t.Type})
-		}
+// openJoined opens path and validates what it says of BITCOS
+// (validateBitcos). When path is the first shard of a set, the set is read
+// as the one file it stands for (join.go), without writing that file; the
+// returned cleanup closes the shards.
+func openJoined(path string) (*input, func(), error) {
+	in, done, err := openJoinedRaw(path)
+	if err != nil {
+		return nil, nil, err
 	}
-	var src []tensorRef
-	for _, in := range ins {
-		for i := range in.Tensors {
-			src = append(src, tensorRef{in, i})
-		}
+	if in.meta, err = validateBitcos(in.File); err != nil {
+		in.Close()
+		done()
+		return nil, nil, err
 	}
-	return writeGGUF(out, h, src)
+	return in, done, nil
 }
 
-// openJoined opens path; when it is the first shard of a set, the set is
-// joined into a temporary file first (removed by the returned cleanup).
-func openJoined(path string) (*input, func(), error) {
+func openJoinedRaw(path string) (*input, func(), error) {
 	f, err := ggufx.Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -261,21 +242,26 @@ func openJoined(path string) (*input, func(), error) {
 		in, err := openInput(path)
 		return in, func() {}, err
 	}
-	dir, err := os.MkdirTemp(filepath.Dir(path), ".gguf-bitcos-join-*")
+	// Errors name the first shard, the file the user gave. Data is read
+	// from the shards (no mapping, no in-kernel copies of a whole file).
+	joined, closeShards, err := joinShards(paths, path)
 	if err != nil {
 		return nil, nil, err
 	}
-	cleanup := func() { os.RemoveAll(dir) }
-	joined := filepath.Join(dir, strings.TrimSuffix(filepath.Base(path), ".gguf")+".joined.gguf")
-	if err := joinShards(paths, joined); err != nil {
-		cleanup()
-		return nil, nil, err
-	}
-	in, err := openInput(joined)
+	return &input{File: joined}, closeShards, nil
+}
+
+// ShardFiles lists the files of a model: every shard when path is the first
+// shard of a set, else path alone.
+func ShardFiles(path string) ([]string, error) {
+	f, err := ggufx.Open(path)
 	if err != nil {
-		cleanup()
-		return nil, nil, err
+		return nil, err
 	}
-	in.File.Path = path // errors name what the user gave
-	return in, cleanup, nil
+	defer f.Close()
+	paths, err := shardSet(f)
+	if err != nil || paths != nil {
+		return paths, err
+	}
+	return []string{path}, nil
 }

@@ -74,11 +74,16 @@ func TestSplitRepack(t *testing.T) {
 			}
 			// Joined, the shards are the unsplit repack byte for byte, and
 			// verify/unpack/stats take the first shard.
-			joined := filepath.Join(t.TempDir(), "j.gguf")
-			if err := joinShards(rep.Shards, joined); err != nil {
+			joined, closeShards, err := joinShards(rep.Shards, rep.Shards[0])
+			if err != nil {
 				t.Fatal(err)
 			}
-			if b, _ := os.ReadFile(joined); !bytes.Equal(b, wholeBytes) {
+			b := make([]byte, joined.FileSize)
+			if _, err := joined.ReaderAt().ReadAt(b, 0); err != nil {
+				t.Fatal(err)
+			}
+			closeShards()
+			if !bytes.Equal(b, wholeBytes) {
 				t.Fatal("joined shards differ from the unsplit repack")
 			}
 			if v, err := Verify(in, rep.Shards[0]); err != nil || !v.OK() {

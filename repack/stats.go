@@ -38,6 +38,53 @@ type TensorStats struct {
 	// KernelNote says which activation type a kernel needs for this
 	// tensor: Q8_K wants rows that are multiples of 256.
 	KernelNote string `json:"kernel_note,omitempty"`
+	// ZInterval is set in sampled mode (sample.go).
+	ZInterval *ZInterval `json:"z_interval,omitempty"`
+}
+
+// ModelSummary is the file's identity and size in llama.cpp's terms.
+type ModelSummary struct {
+	Architecture string `json:"architecture"`
+	Name         string `json:"name,omitempty"`
+	FileType     int64  `json:"file_type"` // general.file_type (llama_ftype), -1 when absent
+	// Parameters counts the elements of every tensor but BITCOS
+	// companions (which hold no parameters of their own).
+	Parameters    uint64  `json:"parameters"`
+	BitsPerWeight float64 `json:"bits_per_weight"` // tensor data bits (companions included) per parameter
+}
+
+// summarize reads f's identity and counts its parameters.
+func summarize(f *input) ModelSummary {
+	m := ModelSummary{FileType: -1}
+	if kv, ok := f.KV("general.architecture"); ok {
+		m.Architecture, _ = kv.AsString()
+	}
+	if kv, ok := f.KV("general.name"); ok {
+		m.Name, _ = kv.AsString()
+	}
+	if kv, ok := f.KV("general.file_type"); ok {
+		if v, ok := kv.AsInt64(); ok {
+			m.FileType = v
+		}
+	}
+	var bytes uint64
+	for _, t := range f.Tensors {
+		bytes += t.Size
+		if !isCompanion(t.Name) {
+			m.Parameters += t.Elements()
+		}
+	}
+	if m.Parameters > 0 {
+		m.BitsPerWeight = 8 * float64(bytes) / float64(m.Parameters)
+	}
+	return m
+}
+
+// KeptTensor is a tensor repack keeps as it is, and why.
+type KeptTensor struct {
+	Name   string `json:"name"`
+	Type   string `json:"type"`
+	Reason string `json:"reason"`
 }
 
 // DeadNeurons counts, per layer, FFN neurons whose gate and up rows are both
@@ -51,10 +98,16 @@ type DeadNeurons struct {
 // FileStats is the stats report of a file.
 type FileStats struct {
 	File      string        `json:"file"`
+	Bitcos    bool          `json:"bitcos_file"` // a BITCOS file (else a stock one, and layouts are predictions)
+	Model     ModelSummary  `json:"model"`
 	FileBytes int64         `json:"file_bytes"`
 	Tensors   []TensorStats `json:"tensors"`
 	Total     TensorStats   `json:"total"`
 	Dead      []DeadNeurons `json:"dead_neurons,omitempty"`
+	// Kept lists the ternary-typed tensors repack keeps in their type
+	// without analysing them (rows it cannot hold, non-ternary codes, a
+	// NaN or infinite scale), with the reason.
+	Kept []KeptTensor `json:"kept_tensors,omitempty"`
 	// BitcosFileBytes is the exact size repack would write (for a stock
 	// file) or the file's size (for a BITCOS file).
 	RepackBytes int64 `json:"repack_file_bytes"`
@@ -67,6 +120,11 @@ type FileStats struct {
 		Before ReadBytes `json:"before"`
 		After  ReadBytes `json:"after"`
 	} `json:"decode_step_reads"`
+	// Source, Remote and Sampled describe a safetensors master, a file
+	// read over HTTP and a sampled run (remote.go, sample.go).
+	Source  *SourceInfo    `json:"source,omitempty"`
+	Remote  *RemoteStats   `json:"remote,omitempty"`
+	Sampled *SampleSummary `json:"sampled,omitempty"`
 }
 
 // ReadBytes splits the weight bytes one decode step reads: the output head
@@ -96,24 +154,43 @@ var ffnRe = regexp.MustCompile(`^blk\.(\d+)\.ffn_(gate|up)\.weight$`)
 // With ternarize, a float master's projections are reported as ternarized
 // (as repack --ternarize would write them).
 func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, error) {
-	f, done, err := openJoined(path)
+	return StatsWith(path, StatsOptions{Ternarize: ternarize, Heads: heads})
+}
+
+// StatsWith is Stats of a local file or URL, a GGUF or a safetensors
+// master, read whole or sampled (remote.go, sample.go).
+func StatsWith(path string, opt StatsOptions) (*FileStats, error) {
+	f, src, err := openStats(path, &opt)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
+	ternarize := opt.Ternarize // a safetensors master implies it
+	defer src.close()
 	defer f.Close()
-	f.heads = heads
+	f.heads = opt.Heads
 	fs := &FileStats{File: path, FileBytes: f.FileSize}
-	_, isBitcos := f.KV(KeyVersion)
+	isBitcos := f.meta != nil
+	fs.Bitcos = isBitcos
+	fs.Model = summarize(f)
 	var b tensorBuf
 	zeroRowsOf := map[string][]bool{}
 	var dec []Decision
+	var ivs []*ZInterval
 	for i, t := range f.Tensors {
 		if isCompanion(t.Name) {
 			continue
 		}
 		var d Decision
-		if t.Type == ggufx.TypeBITCOS {
+		var iv *ZInterval
+		sampled := false
+		if opt.Sample > 0 {
+			if d, iv, sampled, err = sampleTensor(f, i, opt.Sample, opt.Seed, ternarize); err != nil {
+				return nil, err
+			}
+		}
+		if sampled {
+			// d is the estimate
+		} else if t.Type == ggufx.TypeBITCOS {
 			if err := loadBitcos(f, i, &b); err != nil {
 				return nil, err
 			}
@@ -131,15 +208,27 @@ func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, er
 		}
 		dec = append(dec, d)
 		if !d.isTernary {
+			if d.Layout == LayoutKept {
+				fs.Kept = append(fs.Kept, KeptTensor{Name: d.Name, Type: d.Type, Reason: d.Reason})
+			}
 			continue
 		}
 		group := b.s.Group // BITCOS: as stored
 		if t.Type != ggufx.TypeBITCOS {
-			group = CodecFor(d.Source).ScaleGroup()
+			group = d.codec.ScaleGroup()
+		} else if sampled {
+			group = storedGroup(f, i)
 		}
 		ts := tensorStats(&d, group)
+		if opt.Sample > 0 {
+			if iv == nil {
+				iv = exactInterval(f, i, d.Z, d.master)
+			}
+			ts.ZInterval = iv
+			ivs = append(ivs, iv)
+		}
 		fs.Tensors = append(fs.Tensors, ts)
-		if ffnRe.MatchString(t.Name) {
+		if ffnRe.MatchString(t.Name) && !sampled {
 			z := make([]bool, len(d.rowNNZ))
 			for r, n := range d.rowNNZ {
 				z[r] = n == 0
@@ -148,6 +237,7 @@ func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, er
 		}
 	}
 	fs.Total = totalStats(fs.Tensors)
+	src.finish(fs, ivs)
 	fs.DecodeRead = decodeReads(f, dec)
 	fs.Memory = estimateMemory(f.File, fs.FileBytes-int64(f.DataOffset), MemoryContext)
 	fs.Dead = deadNeurons(zeroRowsOf)

@@ -6,22 +6,43 @@ import (
 	"io"
 	"runtime"
 	"slices"
-	"strings"
 
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
 
+// VerifyOptions control Verify.
+type VerifyOptions struct {
+	// Fast skips the round trip: the streamed unpack of the repack compared
+	// with the original byte for byte.
+	Fast bool
+}
+
 // VerifyResult lists what differs between an original and its repack.
 type VerifyResult struct {
-	Original, Repacked string
-	TensorsChecked     int
-	TernaryChecked     int
-	KVsChecked         int
-	HeadsChecked       int // quantized heads compared with the reference quantization
-	Diffs              []string
-	MoreDiffs          int // differences beyond the listed ones
+	Original       string `json:"original"`
+	Repacked       string `json:"repacked"`
+	TensorsChecked int    `json:"tensors_checked"`
+	TernaryChecked int    `json:"ternary_checked"`
+	KVsChecked     int    `json:"kvs_checked"`
+	HeadsChecked   int    `json:"heads_checked"` // quantized heads compared with the reference quantization
+	// RoundTrip says what the round trip proved: RoundTripIdentical,
+	// RoundTripCanonical, or why it did not run.
+	RoundTrip string   `json:"round_trip"`
+	Diffs     []string `json:"diffs"`
+	MoreDiffs int      `json:"more_diffs"` // differences beyond the listed ones
 }
+
+// Round-trip outcomes (VerifyResult.RoundTrip) other than a reason it did
+// not run.
+const (
+	// RoundTripIdentical: unpack of the repack is the original byte for byte.
+	RoundTripIdentical = "identical"
+	// RoundTripCanonical: unpack of the repack has every KV and every
+	// tensor's bytes of the original, in the canonical layout (the
+	// original's own layout is not canonical, so no file can be identical).
+	RoundTripCanonical = "identical content, canonical layout"
+)
 
 // OK reports whether nothing differs.
 func (v *VerifyResult) OK() bool { return len(v.Diffs) == 0 }
@@ -36,15 +57,28 @@ func (v *VerifyResult) diff(format string, a ...any) {
 
 func (v *VerifyResult) maxDiffs() int { return 20 }
 
-// Verify proves that repacked holds exactly what original holds: every KV of
-// the original, in order, with the same type and bytes (the repack may add
-// bitcos.* KVs at the end); every tensor of the original, in order; ternary
-// tensors compared as decoded codes and scale bits, everything else byte for
-// byte. Either file may be a BITCOS file or a stock one, so the same check
-// serves unpack. A float master's projections, against ternary tensors, are
-// ternarized first (master.go): the check then proves the repack equals the
-// ternarization.
-func Verify(original, repacked string) (*VerifyResult, error) {
+// Verify proves that repacked holds exactly what original holds, and that
+// unpack gives the original back.
+//
+// Both files are validated first (validateBitcos): a file that is not what
+// repack writes is refused with an error. Then every KV of the original, in
+// order, with the same type and bytes (the repack may add bitcos.* KVs);
+// every tensor of the original, in order; ternary tensors compared as
+// decoded codes and scale bits, everything else byte for byte; each BITCOS
+// tensor's recorded source type against the original's type, and
+// bitcos.zero_density against the data. Either file may be a BITCOS file or a
+// stock one, so the same check serves unpack. A float master's projections,
+// against ternary tensors, are ternarized first (master.go): the check then
+// proves the repack equals the ternarization.
+//
+// Unless opt.Fast, when repacked is a BITCOS file of a stock original, the
+// round trip follows: what unpack would write is streamed into a comparison
+// with the original (nothing is written).
+func Verify(original, repacked string, opts ...VerifyOptions) (*VerifyResult, error) {
+	var opt VerifyOptions
+	if len(opts) > 0 {
+		opt = opts[0]
+	}
 	a, doneA, err := openJoined(original)
 	if err != nil {
 		return nil, err
@@ -64,7 +98,7 @@ func Verify(original, repacked string) (*VerifyResult, error) {
 	if a.Alignment != b.Alignment {
 		v.diff("alignment %d vs %d", a.Alignment, b.Alignment)
 	}
-	compareKVs(v, a.File, b.File)
+	compareKVs(v, a, b)
 	names := func(f *input) []int {
 		var idx []int
 		for i, t := range f.Tensors {
@@ -78,6 +112,8 @@ func Verify(original, repacked string) (*VerifyResult, error) {
 	if len(ia) != len(ib) {
 		v.diff("%d tensors vs %d (companions not counted)", len(ia), len(ib))
 	}
+	var zeros, weights int64 // of b's BITCOS tensors, for bitcos.zero_density
+	lossy := ""              // why unpack cannot give the original back
 	var ba, bb tensorBuf
 	for j := 0; j < min(len(ia), len(ib)); j++ {
 		ta, tb := a.Tensors[ia[j]], b.Tensors[ib[j]]
@@ -106,6 +142,7 @@ func Verify(original, repacked string) (*VerifyResult, error) {
 				return nil, err
 			}
 			v.HeadsChecked++
+			lossy = "a head was quantized (lossy by request)"
 			if !same {
 				v.diff("tensor %q: %v is not the reference quantization of the original %v", ta.Name, tb.Type, ta.Type)
 			}
@@ -117,12 +154,29 @@ func Verify(original, repacked string) (*VerifyResult, error) {
 			continue
 		}
 		if err := loadAny(a, ia[j], &ba); err != nil {
+			if r := keptReason(err); r != "" && ta.Type != ggufx.TypeBITCOS {
+				// A stock tensor repack must keep (code 3, NaN scale) is
+				// BITCOS or another type in the other file.
+				v.diff("tensor %q: %v in the original, where it cannot be converted (%s), %v in the other file", ta.Name, ta.Type, r, tb.Type)
+				continue
+			}
 			return nil, err
 		}
 		if err := loadAny(b, ib[j], &bb); err != nil {
 			return nil, err
 		}
 		v.TernaryChecked++
+		if tb.Type == ggufx.TypeBITCOS {
+			n := int64(bb.p.K) * int64(bb.p.Rows)
+			weights += n
+			zeros += n - nonZeros(&bb.p)
+			if st := b.meta.sources[tb.Name]; ta.Type != ggufx.TypeBITCOS && st != sourceTypeOf(ta) {
+				v.diff("tensor %q: %s says its source type is %v, the original's is %v", tb.Name, KeySourceTypes, st, sourceTypeOf(ta))
+			}
+		}
+		if ternarizable(ta) {
+			lossy = "the original is a float master, ternarized (lossy by request)"
+		}
 		if r, e, d := format.FirstDiff(&ba.p, &bb.p); d {
 			v.diff("tensor %q: ternary value differs at row %d element %d (%d vs %d)", ta.Name, r, e, ba.p.Value(r, e), bb.p.Value(r, e))
 		}
@@ -130,10 +184,48 @@ func Verify(original, repacked string) (*VerifyResult, error) {
 			v.diff("tensor %q: scales differ (%s)", ta.Name, scaleDiff(&ba.s, &bb.s))
 		}
 	}
+	if b.meta != nil {
+		checkZeroDensity(v, b, zeros, weights)
+	}
+	switch {
+	case b.meta == nil || a.meta != nil:
+		v.RoundTrip = "not applicable: the repacked file is not a BITCOS file of a stock original"
+	case lossy != "":
+		v.RoundTrip = "not applicable: " + lossy
+	case opt.Fast:
+		v.RoundTrip = "skipped (fast)"
+	case !v.OK():
+		v.RoundTrip = "skipped: the files already differ"
+	default:
+		if err := roundTrip(v, a, b); err != nil {
+			return nil, err
+		}
+	}
 	return v, nil
 }
 
-func isTernaryType(t ggufx.GGMLType) bool { return t == ggufx.TypeBITCOS || CodecFor(t) != nil }
+// sourceTypeOf is the source type a repack records for original tensor t:
+// its own type, or TQ2_0 for a float master's ternarized projection.
+func sourceTypeOf(t ggufx.TensorInfo) ggufx.GGMLType {
+	if ternarizable(t) {
+		return ggufx.TypeTQ2_0
+	}
+	return t.Type
+}
+
+// checkZeroDensity compares bitcos.zero_density with the zero density of
+// the BITCOS tensors' data, computed as repack computes it (header.go).
+func checkZeroDensity(v *VerifyResult, b *input, zeros, weights int64) {
+	want := float32(0)
+	if weights > 0 {
+		want = float32(float64(zeros) / float64(weights))
+	}
+	if b.meta.z != want {
+		v.diff("%s is %v, the BITCOS tensors' data gives %v", KeyZeroDensity, b.meta.z, want)
+	}
+}
+
+func isTernaryType(t ggufx.GGMLType) bool { return t == ggufx.TypeBITCOS || format.CodecFor(t) != nil }
 
 // loadAny loads a stock ternary tensor or a BITCOS family.
 func loadAny(f *input, i int, b *tensorBuf) error {
@@ -165,20 +257,26 @@ func scaleDiff(a, b *format.Scales) string {
 	return "?"
 }
 
-// compareKVs checks b's KVs equal a's, both without bitcos.* and split.* keys.
-func compareKVs(v *VerifyResult, a, b *ggufx.File) {
-	strip := func(kvs []ggufx.KV) []ggufx.KV {
+// compareKVs checks b's KVs equal a's, as unpack gives them back (a BITCOS
+// file's without its bitcos.* keys and with its source general.file_type),
+// both without split.* keys.
+func compareKVs(v *VerifyResult, a, b *input) {
+	strip := func(f *input) []ggufx.KV {
+		kvs := f.KVs
+		if f.meta != nil {
+			kvs = restoredKVs(f)
+		}
 		var out []ggufx.KV
 		for _, kv := range kvs {
-			// bitcos.* describe the repack; split.* the shard container
-			// (llama-gguf-split --merge leaves them in the merged file).
-			if !strings.HasPrefix(kv.Key, KeyPrefix) && !isSplitKey(kv.Key) {
+			// split.* describe the shard container (llama-gguf-split
+			// --merge leaves them in the merged file).
+			if !isSplitKey(kv.Key) {
 				out = append(out, kv)
 			}
 		}
 		return out
 	}
-	ka, kb := strip(a.KVs), strip(b.KVs)
+	ka, kb := strip(a), strip(b)
 	if len(ka) != len(kb) {
 		v.diff("%d KVs vs %d (bitcos.* not counted)", len(ka), len(kb))
 	}

@@ -7,12 +7,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 )
 
 func benchCmd() *cobra.Command {
@@ -21,6 +21,7 @@ func benchCmd() *cobra.Command {
 		Short: "Benchmarks measured side by side on this machine",
 	}
 	var runs int
+	var asJSON bool
 	rp := &cobra.Command{
 		Use:   "repack MODEL.gguf",
 		Short: "repack throughput against a plain copy of the same file, and peak RSS",
@@ -28,20 +29,29 @@ func benchCmd() *cobra.Command {
 repack of MODEL in a child process, RUNS times each, into MODEL's directory,
 and reports the best times, their ratio and the repack's peak RSS against the
 goal of 256 MiB + the largest tensor.`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return benchRepack(args[0], runs)
+			r, err := benchRepack(args[0], runs)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(stdout, r)
+			}
+			r.print()
+			return nil
 		},
 	}
 	rp.Flags().IntVar(&runs, "runs", 3, "runs of each")
+	rp.Flags().BoolVar(&asJSON, "json", false, "print the figures as JSON")
 	cmd.AddCommand(rp)
 	return cmd
 }
 
-func benchRepack(in string, runs int) error {
+func benchRepack(in string, runs int) (*benchResult, error) {
 	f, err := ggufx.Open(in)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var largest uint64
 	for _, t := range f.Tensors {
@@ -51,19 +61,22 @@ func benchRepack(in string, runs int) error {
 	f.Close()
 	self, err := os.Executable()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	dir := filepath.Dir(in)
 	cp := filepath.Join(dir, ".bench-copy.gguf")
 	rpOut := filepath.Join(dir, ".bench-repack.gguf")
 	defer os.Remove(cp)
 	defer os.Remove(rpOut)
+	cancel := atomicfile.OnInterrupt(func() { os.Remove(cp); os.Remove(rpOut) })
+	defer cancel()
 	var copies, repacks []time.Duration
 	var rss int64
+	rssKnown := true
 	for r := 0; r < runs; r++ {
 		t0 := time.Now()
 		if err := copyFile(in, cp); err != nil {
-			return err
+			return nil, err
 		}
 		copies = append(copies, time.Since(t0))
 		os.Remove(cp)
@@ -72,27 +85,27 @@ func benchRepack(in string, runs int) error {
 		c.Stderr = os.Stderr
 		t0 = time.Now()
 		if err := c.Run(); err != nil {
-			return fmt.Errorf("repack: %w", err)
+			return nil, fmt.Errorf("repack: %w", err)
 		}
 		repacks = append(repacks, time.Since(t0))
-		if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			rss = max(rss, ru.Maxrss*1024)
-		}
+		r, ok := peakRSS(c.ProcessState)
+		rss, rssKnown = max(rss, r), rssKnown && ok
 		os.Remove(rpOut)
 	}
-	mb := float64(size) / 1e6
 	slices.Sort(copies)
 	slices.Sort(repacks)
-	med := func(d []time.Duration) time.Duration { return d[len(d)/2] }
-	fmt.Fprintf(stdout, "file %s (%s), largest tensor %s, %d alternating runs each\n", in, human(size), human(int64(largest)), runs)
-	fmt.Fprintf(stdout, "         best     median   MB/s (median)\n")
-	fmt.Fprintf(stdout, "copy   %7.3fs  %7.3fs  %7.1f\n", copies[0].Seconds(), med(copies).Seconds(), mb/med(copies).Seconds())
-	fmt.Fprintf(stdout, "repack %7.3fs  %7.3fs  %7.1f\n", repacks[0].Seconds(), med(repacks).Seconds(), mb/med(repacks).Seconds())
-	fmt.Fprintf(stdout, "repack speed / copy speed: %.2fx (medians), %.2fx (best); goal >= 0.80x\n",
-		med(copies).Seconds()/med(repacks).Seconds(), copies[0].Seconds()/repacks[0].Seconds())
-	goal := int64(256<<20) + int64(largest)
-	fmt.Fprintf(stdout, "repack peak RSS %s (goal <= 256 MiB + largest tensor = %s)\n", human(rss), human(goal))
-	return nil
+	r := &benchResult{File: in, FileBytes: size, LargestTensor: int64(largest), Runs: runs, RSSGoal: int64(256<<20) + int64(largest)}
+	for i := range copies {
+		r.CopySeconds = append(r.CopySeconds, copies[i].Seconds())
+		r.RepackSeconds = append(r.RepackSeconds, repacks[i].Seconds())
+	}
+	med := func(d []float64) float64 { return d[len(d)/2] }
+	r.SpeedMedian = med(r.CopySeconds) / med(r.RepackSeconds)
+	r.SpeedBest = r.CopySeconds[0] / r.RepackSeconds[0]
+	if rssKnown {
+		r.PeakRSS = rss
+	}
+	return r, nil
 }
 
 // copyFile is the baseline: a plain copy as Go's io.Copy (and coreutils' cp)

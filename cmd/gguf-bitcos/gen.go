@@ -2,11 +2,14 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
+	"os"
 	"strings"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
+	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/modelgen"
 )
@@ -17,13 +20,13 @@ func genCmd() *cobra.Command {
 		seed                   uint64
 		experts, expertsUsed   int
 		odd, nonTernary, out   bool
-		scaleTensors           bool
-		layers                 int
+		scaleTensors, quiet    bool
+		layers, shards         int
 	)
 	cmd := &cobra.Command{
-		Use:   "gen OUTPUT.gguf | gen fixtures DIR",
+		Use:   "gen OUTPUT.gguf | gen OUTPUT.safetensors | gen fixtures DIR",
 		Short: "Generate a synthetic bitnet (or llama, dense or MoE) model with realistic ternary statistics (tests, benchmarks)",
-		Args:  cobra.RangeArgs(1, 2),
+		Args:  rangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if args[0] == "fixtures" {
 				if len(args) != 2 {
@@ -57,26 +60,47 @@ func genCmd() *cobra.Command {
 			}
 			s.Experts, s.OddTensor, s.NonTernary, s.Output, s.ScaleTensors = experts, odd, nonTernary, out, scaleTensors
 			s.ExpertsUsed = expertsUsed
-			if err := modelgen.Write(args[0], s); err != nil {
-				return err
+			var progress func(done, total int64)
+			if !quiet && term.IsTerminal(int(os.Stderr.Fd())) {
+				var bar *progressbar.ProgressBar
+				progress = func(done, total int64) {
+					if bar == nil {
+						bar = progressbar.DefaultBytes(total, "gen")
+					}
+					bar.Set64(done)
+				}
 			}
-			fmt.Fprintln(stdout, "wrote", filepath.Clean(args[0]))
-			return nil
+			return writeModel(args[0], s, shards, progress)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&typ, "type", "tq2_0", "ternary type: tq2_0, tq1_0, q2_0, i2_s (or f16/bf16/f32 master)")
+	f.StringVar(&typ, "type", "tq2_0", "ternary type: "+strings.Join(stockTypes(), ", ")+" (or f16/bf16/f32 master)")
 	f.StringVar(&shape, "shape", "small", "small or 2b (BitNet b1.58 2B4T's shape, ~1.2 GB)")
 	f.StringVar(&head, "head", "", "token_embd type (f16, bf16, f32, or the ternary --type itself)")
 	f.StringVar(&arch, "arch", "", "general.architecture (bitnet, bitnet-b1.58, or llama: with --experts a Mixtral-style MoE llama.cpp runs)")
 	f.Uint64Var(&seed, "seed", 1, "random seed")
 	f.IntVar(&layers, "layers", 0, "override the layer count")
+	f.IntVar(&shards, "shards", 1, "OUTPUT.safetensors (a float master): split into this many shards plus model.safetensors.index.json")
 	f.IntVar(&experts, "experts", 0, "add 3-D expert tensors with this many experts (bitnet archs: to blk.0 only; llama: an MoE FFN in every layer)")
 	f.IntVar(&expertsUsed, "experts-used", 0, "llama.expert_used_count (--arch llama; default min(2, --experts))")
 	f.BoolVar(&odd, "odd", false, "add a tensor whose row length is not a multiple of 128")
 	f.BoolVar(&nonTernary, "non-ternary", false, "put a code 3 into blk.0.attn_q (Q2_0, TQ2_0, I2_S)")
 	f.BoolVar(&out, "output-head", false, "add an untied output.weight")
 	f.BoolVar(&scaleTensors, "scale-tensors", false, "add BitNet's optional <base>.scale tensors")
-	cmd.Hidden = false
+	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar")
+	completeValues(cmd, "type", append(stockTypes(), "f16", "bf16", "f32")...)
+	completeValues(cmd, "shape", "small", "2b")
+	completeValues(cmd, "head", append([]string{"f16", "bf16", "f32"}, stockTypes()...)...)
+	completeValues(cmd, "arch", "bitnet", "bitnet-b1.58", "llama")
 	return cmd
+}
+
+// stockTypes names every registered stock ternary type (format.CodecFor),
+// as ggml spells them.
+func stockTypes() []string {
+	var names []string
+	for _, c := range format.StockCodecs() {
+		names = append(names, c.Type().String())
+	}
+	return names
 }

@@ -4,32 +4,65 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
+	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	atomicfile.Logf = func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, "gguf-bitcos: "+format+"\n", args...)
+	}
+	atomicfile.HandleInterrupts(func(sig os.Signal) {
+		fmt.Fprintf(os.Stderr, "gguf-bitcos: interrupted (%v); unfinished outputs removed\n", sig)
+	})
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
-// run executes the command line args and returns the exit status: 0, 2 when
-// verify found differences, 1 for any other error.
-func run(args []string, outW, stderr io.Writer) int {
+// run executes the command line args and returns the exit status.
+func run(args []string, outW, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			atomicfile.Cleanup()
+			fmt.Fprintf(stderr, "gguf-bitcos: internal error (a bug in gguf-bitcos; please report it with this message): %v\n%s", r, debug.Stack())
+			code = exitInternal
+		}
+	}()
 	root := newRoot()
 	root.SetArgs(args)
 	root.SetOut(outW)
 	root.SetErr(stderr)
 	stdout = outW
-	if err := root.Execute(); err != nil {
-		fmt.Fprintln(stderr, "gguf-bitcos:", err)
-		if e, ok := err.(exitError); ok {
-			return e.code
-		}
-		return 1
+	err := root.Execute()
+	if err == nil {
+		return exitOK
 	}
-	return 0
+	fmt.Fprintln(stderr, "gguf-bitcos:", err)
+	var ee exitErr
+	var ue usageError
+	var ie *repack.InternalError
+	switch {
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "Usage: %s\nRun '%s --help' for more.\n", ue.cmd.UseLine(), ue.cmd.CommandPath())
+		return exitUsage
+	case strings.HasPrefix(err.Error(), "unknown command"):
+		fmt.Fprintf(stderr, "Usage: %s\n", root.UseLine())
+		return exitUsage
+	case errors.As(err, &ie):
+		return exitInternal
+	}
+	return exitError
 }
 
 // stdout is where commands print their results (run sets it).
@@ -39,9 +72,13 @@ func newRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "gguf-bitcos",
 		Short:         "Store ternary GGUF weights below 1.58 bits, losslessly",
+		Long:          "Store ternary GGUF weights below 1.58 bits, losslessly.\n\n" + exitHelp,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.Version = version()
+	root.SetVersionTemplate("gguf-bitcos {{.Version}}")
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{cmd, err} })
 	var cpuprofile string
 	root.PersistentFlags().StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	root.PersistentFlags().MarkHidden("cpuprofile")
@@ -61,31 +98,16 @@ func newRoot() *cobra.Command {
 		}
 	}
 	root.AddCommand(repackCmd(), statsCmd(), verifyCmd(), unpackCmd(), cardCmd(), pplCmd(), genCmd(), benchCmd())
+	for _, c := range root.Commands() {
+		if c.Long != "" {
+			c.Long += "\n\n" + exitHelp
+		}
+	}
 	return root
 }
-
-// exitError carries a specific exit code.
-type exitError struct {
-	code int
-	msg  string
-}
-
-func (e exitError) Error() string { return e.msg }
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-func human(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.2f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gguf-bitcos/gguf-bitcos/card"
 )
 
 // TestCLI runs the README's flow through the command line: repack, verify,
@@ -100,7 +102,7 @@ func TestCard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	card := string(md)
+	text := string(md)
 	for _, want := range []string{
 		fmt.Sprintf("**%.4f bits/weight**", st.Total.BitcosBPW),
 		fmt.Sprintf("z = %.4f", st.Total.Z),
@@ -108,52 +110,19 @@ func TestCard(t *testing.T) {
 		"head q8_0 (token_embd.weight)",
 		"m.bitcos-00003-of-00003.gguf",
 	} {
-		if !strings.Contains(card, want) {
+		if !strings.Contains(text, want) {
 			t.Errorf("card lacks %q", want)
 		}
 	}
 	for s := 1; s <= 3; s++ {
 		p := filepath.Join(dir, fmt.Sprintf("m.bitcos-%05d-of-00003.gguf", s))
-		sum, _, err := sha256File(p)
-		if err != nil || !strings.Contains(card, sum) {
+		sum, _, err := card.SHA256File(p)
+		if err != nil || !strings.Contains(text, sum) {
 			t.Errorf("card lacks the sha256 of %s", p)
 		}
 	}
 	svg, err := os.ReadFile(filepath.Join(dir, "zero-density.svg"))
 	if err != nil || !strings.HasPrefix(string(svg), "<svg") || strings.Count(string(svg), "<rect") < 8 {
 		t.Fatalf("chart: %v", err)
-	}
-}
-
-// klOutput is the summary llama-perplexity --kl-divergence printed at the
-// pin (BITCOS vs TQ2_0 of a generated model).
-const klOutput = `====== Perplexity statistics ======
-Mean PPL(Q)                   : 608.592616 ±  11.696870
-Mean PPL(base)                : 608.617138 ±  11.696717
-Cor(ln(PPL(Q)), ln(PPL(base))): 100.00%
-Mean ln(PPL(Q)/PPL(base))     :  -0.000040 ±   0.000190
-Mean PPL(Q)/PPL(base)         :   0.999960 ±   0.000190
-Mean PPL(Q)-PPL(base)         :  -0.024522 ±   0.115759
-
-====== KL divergence statistics ======
-Mean    KLD:   0.000119 ±   0.000002
-Maximum KLD:   0.001353
-99.9%   KLD:   0.000760
-
-====== Token probability statistics ======
-Same top p: 99.135 ± 0.087 %
-`
-
-func TestParseKLD(t *testing.T) {
-	r, err := parseKLD([]byte(klOutput))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.PPLCandText != "608.592616" || r.PPLBaseText != "608.617138" || r.MeanKLD != 0.000119 ||
-		r.MaxKLD != 0.001353 || r.SameTopP != 99.135 {
-		t.Fatalf("%+v", r)
-	}
-	if _, err := parseKLD([]byte("Mean PPL(Q) : 1.0\n")); err == nil {
-		t.Fatal("a truncated summary parsed")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
@@ -19,41 +20,53 @@ func repackCmd() *cobra.Command {
 		workers int
 		quiet   bool
 		tern    bool
+		force   bool
 
 		head, tokEmbType, outType string
 		splitSize                 string
 		splitTensors              int
 	)
 	cmd := &cobra.Command{
-		Use:   "repack MODEL.gguf",
+		Use:   "repack MODEL.gguf [OUT.gguf]",
 		Short: "Rewrite ternary tensors as BITCOS where that is smaller (lossless)",
 		Long: `repack rewrites every TQ2_0, TQ1_0, Q2_0 or I2_S tensor whose row length is a
 multiple of 128 as BITCOS when that takes fewer bytes (overheads counted), and
-copies everything else byte for byte. The output (default MODEL.bitcos.gguf)
-is written to a temporary file beside it, read back and checked, then renamed.`,
-		Args: cobra.ExactArgs(1),
+copies everything else byte for byte. When no tensor gains, it writes nothing
+and says so (--force writes the file anyway). The output (OUT, or -o; by
+default MODEL-BITCOS.gguf, the source type's label in the name replaced by
+BITCOS) is written unnamed beside it (nothing is left if it stops), read back
+and checked, and only then gets its name. Its general.file_type says BITCOS
+(96); the source's is kept in bitcos.source_file_type for unpack.`,
+		Args: rangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			heads, err := repack.HeadPlan(head, tokEmbType, outType)
 			if err != nil {
-				return err
+				return usageError{cmd, err}
 			}
-			opt := repack.Options{Output: out, Workers: workers, Ternarize: tern, Heads: heads}
+			opt := repack.Options{Output: out, Workers: workers, Ternarize: tern, Heads: heads, Force: force}
+			if len(args) == 2 {
+				if out != "" {
+					return usagef(cmd, "give the output as OUT or with -o, not both")
+				}
+				opt.Output = args[1]
+			}
 			switch {
 			case splitSize != "" && splitTensors > 0:
-				return fmt.Errorf("give --split-max-size or --split-max-tensors, not both")
+				return usagef(cmd, "give --split-max-size or --split-max-tensors, not both")
 			case splitSize != "":
 				if opt.Split.MaxBytes, err = repack.ParseSplitSize(splitSize); err != nil {
-					return err
+					return usageError{cmd, err}
 				}
 			case splitTensors > 0:
 				opt.Split.MaxTensors = splitTensors
 			}
 			if !quiet && !asJSON && term.IsTerminal(int(os.Stderr.Fd())) {
 				var bar *progressbar.ProgressBar
-				opt.Progress = func(done, total int64) {
+				opt.Progress = func(phase string, done, total int64) {
 					if bar == nil {
-						bar = progressbar.DefaultBytes(total, "repack")
+						bar = progressbar.DefaultBytes(total, phase)
 					}
+					bar.Describe(phase)
 					bar.Set64(done)
 				}
 			}
@@ -62,8 +75,15 @@ is written to a temporary file beside it, read back and checked, then renamed.`,
 			if err != nil {
 				return err
 			}
+			for _, w := range rep.Warnings {
+				fmt.Fprintf(cmd.ErrOrStderr(), "gguf-bitcos: warning: %s\n", w)
+			}
 			if asJSON {
 				return writeJSON(stdout, rep)
+			}
+			if rep.NotWritten != "" {
+				fmt.Fprintf(stdout, "%s: %s\n", rep.Input, rep.NotWritten)
+				return nil
 			}
 			for _, d := range rep.Tensors {
 				if d.Layout != repack.LayoutBitcos && d.Layout != repack.LayoutCopied && d.Reason != "" {
@@ -75,7 +95,7 @@ is written to a temporary file beside it, read back and checked, then renamed.`,
 				fmt.Fprintf(stdout, "  %d shards: %s ... %s\n", len(rep.Shards), rep.Shards[0], rep.Shards[len(rep.Shards)-1])
 			}
 			fmt.Fprintf(stdout, "  %d tensors to BITCOS, %d ternary tensors kept\n", rep.Converted, rep.Kept)
-			fmt.Fprintf(stdout, "  %s -> %s (%.2f%%) in %.1fs\n", human(rep.InputBytes), human(rep.OutputBytes),
+			fmt.Fprintf(stdout, "  %s -> %s (%.2f%%) in %.1fs\n", units.Bytes(rep.InputBytes), units.Bytes(rep.OutputBytes),
 				100*float64(rep.OutputBytes)/float64(rep.InputBytes), time.Since(start).Seconds())
 			if rep.Canonical != "" {
 				fmt.Fprintf(stdout, "  note: unpack will not be byte-identical: %s\n", rep.Canonical)
@@ -83,7 +103,7 @@ is written to a temporary file beside it, read back and checked, then renamed.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&out, "output", "o", "", "output path (default: MODEL.bitcos.gguf)")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "output path (default: MODEL-BITCOS.gguf, the source type's label in the name replaced)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON summary")
 	cmd.Flags().IntVar(&workers, "workers", 0, "tensors encoded in parallel (default: GOMAXPROCS)")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "no progress bar")
@@ -92,70 +112,10 @@ is written to a temporary file beside it, read back and checked, then renamed.`,
 	cmd.Flags().StringVar(&head, "head", "", "quantize the embedding/output head: q8_0, q6_K, q4_K or keep (lossy; bytes as llama-quantize writes them)")
 	cmd.Flags().StringVar(&tokEmbType, "token-embedding-type", "", "type for token_embd.weight (overrides --head)")
 	cmd.Flags().StringVar(&outType, "output-tensor-type", "", "type for output.weight (overrides --head)")
+	cmd.Flags().BoolVar(&force, "force", false, "write the output even when no tensor gains (it would be the input plus bitcos.* keys)")
 	cmd.Flags().BoolVar(&tern, "ternarize", false, "F16/BF16/F32 master: ternarize the projections (absmean, lossy) and store them as BITCOS or TQ2_0")
-	return cmd
-}
-
-func unpackCmd() *cobra.Command {
-	var out string
-	cmd := &cobra.Command{
-		Use:   "unpack MODEL.bitcos.gguf",
-		Short: "Rewrite a BITCOS file back into its source types",
-		Long: `unpack writes every BITCOS tensor back in the type it was repacked from and
-drops the bitcos.* metadata. For a source written by llama.cpp, gguf-py or
-BitNet the result is the original file byte for byte.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if out == "" {
-				out = repack.DefaultUnpackOutput(args[0])
-			}
-			if err := repack.Unpack(args[0], out); err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "%s -> %s\n", args[0], out)
-			return nil
-		},
+	for _, name := range []string{"head", "token-embedding-type", "output-tensor-type"} {
+		completeValues(cmd, name, headChoices()...)
 	}
-	cmd.Flags().StringVarP(&out, "output", "o", "", "output path (default: MODEL.unpacked.gguf)")
-	return cmd
-}
-
-func verifyCmd() *cobra.Command {
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "verify ORIGINAL.gguf REPACKED.gguf",
-		Short: "Prove a repack lossless: decoded codes, scale bits, other tensors and KVs",
-		Args:  cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			v, err := repack.Verify(args[0], args[1])
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				if err := writeJSON(stdout, v); err != nil {
-					return err
-				}
-			} else {
-				for _, d := range v.Diffs {
-					fmt.Fprintln(stdout, "DIFF", d)
-				}
-				if v.MoreDiffs > 0 {
-					fmt.Fprintf(stdout, "... and %d more differences\n", v.MoreDiffs)
-				}
-			}
-			if !v.OK() {
-				return exitError{code: 2, msg: fmt.Sprintf("%s and %s differ", args[0], args[1])}
-			}
-			if !asJSON {
-				fmt.Fprintf(stdout, "OK: %d tensors (%d ternary, compared as codes and scale bits) and %d KVs identical\n",
-					v.TensorsChecked, v.TernaryChecked, v.KVsChecked)
-				if v.HeadsChecked > 0 {
-					fmt.Fprintf(stdout, "    %d quantized head tensor(s) equal the reference quantization of the original\n", v.HeadsChecked)
-				}
-			}
-			return nil
-		},
-	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return cmd
 }

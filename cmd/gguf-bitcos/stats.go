@@ -6,39 +6,34 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gguf-bitcos/gguf-bitcos/compat"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
 func statsCmd() *cobra.Command {
 	var asJSON, ternarize bool
 	var head, tokEmbType, outType string
+	var sample int
+	var seed uint64
 	cmd := &cobra.Command{
-		Use:   "stats MODEL.gguf",
+		Use:   "stats MODEL.gguf|URL|MODEL.safetensors|model.safetensors.index.json",
 		Short: "Zero density, entropy floor and bits/weight of every ternary tensor under each layout",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			heads, err := repack.HeadPlan(head, tokEmbType, outType)
 			if err != nil {
 				return err
 			}
-			fs, err := repack.Stats(args[0], ternarize, heads)
+			fs, err := repack.StatsWith(args[0], repack.StatsOptions{Ternarize: ternarize, Heads: heads, Sample: sample, Seed: seed})
 			if err != nil {
 				return err
 			}
-			// An independent reading of the header, where gguf-parser-go
-			// can read the file (not I2_S, not BITCOS).
-			sum, sumErr := compat.Summarize(args[0])
 			if asJSON {
-				return writeJSON(stdout, struct {
-					*repack.FileStats
-					Parser *compat.Summary `json:"gguf_parser_go,omitempty"`
-				}{fs, sum})
+				return writeJSON(stdout, fs)
 			}
-			if sumErr == nil {
-				fmt.Fprintf(stdout, "model: %s %q, %s, %.2fM parameters, %.3f bits/weight (gguf-parser-go)\n",
-					sum.Architecture, sum.Name, sum.FileType, float64(sum.Parameters)/1e6, sum.BitsPerWeight)
-			}
+			m := fs.Model
+			fmt.Fprintf(stdout, "model: %s %q, file type %d, %.2fM parameters, %.3f bits/weight\n",
+				m.Architecture, m.Name, m.FileType, float64(m.Parameters)/1e6, m.BitsPerWeight)
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(tw, "tensor\ttype\tz\tfloor\t2-bit\tTQ1_0\t5t@128\tBITCOS\t2-z\tBITCOS bytes\tlayout\t")
 			row := func(t repack.TensorStats) {
@@ -46,8 +41,8 @@ func statsCmd() *cobra.Command {
 				if t.TQ1BPW > 0 {
 					tq1 = fmt.Sprintf("%.4f", t.TQ1BPW)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%.4f\t%.4f\t%.4f\t%s\t%.4f\t%.4f\t%.4f\t%d\t%s\t\n",
-					t.Name, t.Type, t.Z, t.EntropyBPW, t.TwoBitBPW, tq1, t.FiveTritBPW, t.BitcosBPW, t.BitcosRawBPW, t.BitcosBytes, t.Layout)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%.4f\t%.4f\t%s\t%.4f\t%.4f\t%.4f\t%d\t%s\t\n",
+					t.Name, t.Type, zText(t), t.EntropyBPW, t.TwoBitBPW, tq1, t.FiveTritBPW, t.BitcosBPW, t.BitcosRawBPW, t.BitcosBytes, t.Layout)
 			}
 			for _, t := range fs.Tensors {
 				row(t)
@@ -64,6 +59,9 @@ func statsCmd() *cobra.Command {
 					fmt.Fprintf(stdout, "%s: %s\n", t.Name, t.KernelNote)
 				}
 			}
+			for _, k := range fs.Kept {
+				fmt.Fprintf(stdout, "%s (%s) is kept: %s\n", k.Name, k.Type, k.Reason)
+			}
 			dead := 0
 			for _, d := range fs.Dead {
 				dead += d.Count
@@ -76,13 +74,14 @@ func statsCmd() *cobra.Command {
 					}
 				}
 			}
-			fmt.Fprintf(stdout, "file: %s; as repacked: %s\n", human(fs.FileBytes), human(fs.RepackBytes))
+			printSource(fs)
+			fmt.Fprintf(stdout, "file: %s; as repacked: %s\n", units.Bytes(fs.FileBytes), units.Bytes(fs.RepackBytes))
 			fmt.Fprintf(stdout, "running it: about %s (weights %s + f16 KV cache %s at %d tokens; compute buffers not counted)\n",
-				human(fs.Memory.Total), human(fs.Memory.Weights), human(fs.Memory.KVCache), fs.Memory.Context)
+				units.Bytes(fs.Memory.Total), units.Bytes(fs.Memory.Weights), units.Bytes(fs.Memory.KVCache), fs.Memory.Context)
 			b, a := fs.DecodeRead.Before, fs.DecodeRead.After
 			fmt.Fprintf(stdout, "one decode step reads:  head %s -> %s, ternary layers %s -> %s, rest %s -> %s; total %s -> %s (%.2fx less)\n",
-				human(b.Head), human(a.Head), human(b.Ternary), human(a.Ternary), human(b.Rest), human(a.Rest),
-				human(b.Total), human(a.Total), float64(b.Total)/float64(max(a.Total, 1)))
+				units.Bytes(b.Head), units.Bytes(a.Head), units.Bytes(b.Ternary), units.Bytes(a.Ternary), units.Bytes(b.Rest), units.Bytes(a.Rest),
+				units.Bytes(b.Total), units.Bytes(a.Total), float64(b.Total)/float64(max(a.Total, 1)))
 			return nil
 		},
 	}
@@ -90,6 +89,8 @@ func statsCmd() *cobra.Command {
 	cmd.Flags().StringVar(&head, "head", "", "report the repack with the head quantized: q8_0, q6_K, q4_K or keep")
 	cmd.Flags().StringVar(&tokEmbType, "token-embedding-type", "", "type for token_embd.weight (overrides --head)")
 	cmd.Flags().StringVar(&outType, "output-tensor-type", "", "type for output.weight (overrides --head)")
+	cmd.Flags().IntVar(&sample, "sample", 0, "read N random blocks per tensor instead of every byte, and print z's 95% interval")
+	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of --sample's block choice")
 	cmd.Flags().BoolVar(&ternarize, "ternarize", false, "report a float master's projections as repack --ternarize would write them")
 	return cmd
 }

@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 
 	"github.com/x448/float16"
 
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 )
 
 // tensor is one planned tensor of the model.
@@ -32,21 +31,8 @@ const (
 	kindRouter // an MoE router: N(0, routerScale^2)
 )
 
-// ternaryTypes are the types Spec.Type may name for quantized models.
-func codecFor(t ggufx.GGMLType) format.Codec {
-	switch t {
-	case ggufx.TypeTQ2_0:
-		return format.TQ2_0
-	case ggufx.TypeTQ1_0:
-		return format.TQ1_0
-	case ggufx.TypeQ2_0:
-		return format.Q2_0
-	case ggufx.TypeI2_S:
-		return format.I2S
-	}
-	return nil
-}
-
+// isMaster reports whether Spec.Type names a float master (the other types
+// it may name are the stock ternary ones, format.CodecFor).
 func isMaster(t ggufx.GGMLType) bool {
 	return t == ggufx.TypeF16 || t == ggufx.TypeBF16 || t == ggufx.TypeF32
 }
@@ -59,7 +45,7 @@ func (s *Spec) plan() []tensor {
 		return &ts[len(ts)-1]
 	}
 	head := kindEmbed
-	if s.HeadType == s.Type && codecFor(s.Type) != nil { // a ternary embedding
+	if s.HeadType == s.Type && format.CodecFor(s.Type) != nil { // a ternary embedding
 		head = kindTernary
 	}
 	add("token_embd.weight", head, s.HeadType, E, uint64(s.NVocab))
@@ -105,13 +91,18 @@ func (s *Spec) plan() []tensor {
 	return ts
 }
 
-// Write writes the model described by s to path (through a temporary file
-// renamed at the end).
-func Write(path string, s Spec) error {
+// Write writes the model described by s to path (atomicfile: unnamed until
+// complete).
+func Write(path string, s Spec) error { return WriteProgress(path, s, nil) }
+
+// WriteProgress is Write calling progress (if not nil) with the bytes
+// written of the file's size after each tensor, and once more when the file
+// is complete.
+func WriteProgress(path string, s Spec, progress func(done, total int64)) error {
 	if err := s.check(); err != nil {
 		return err
 	}
-	if codecFor(s.Type) == nil && !isMaster(s.Type) {
+	if format.CodecFor(s.Type) == nil && !isMaster(s.Type) {
 		return fmt.Errorf("modelgen: %v is not a ternary or float master type", s.Type)
 	}
 	ts := s.plan()
@@ -119,22 +110,29 @@ func Write(path string, s Spec) error {
 	for _, t := range ts {
 		h.Tensors = append(h.Tensors, t.info)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".modelgen-*")
+	tmp, err := atomicfile.Create(path, 0o644)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	defer tmp.Close()
+	defer tmp.Abort() // nothing after a Commit
 	bw := bufio.NewWriterSize(tmp, 1<<20)
 	w, err := ggufx.NewWriter(bw, h)
 	if err != nil {
 		return err
 	}
 	rng := rand.New(rand.NewPCG(s.Seed, 0x9e3779b97f4a7c15))
+	report := func(done uint64) {
+		if progress != nil {
+			// The last tenth is the flush to disk at the commit.
+			progress(int64(done), int64(w.FileSize()+w.FileSize()/10))
+		}
+	}
+	offs := w.Tensors()
 	for i, t := range ts {
 		if err := s.writeTensor(w, rng, i, t); err != nil {
 			return fmt.Errorf("modelgen: %s: %w", t.info.Name, err)
 		}
+		report(w.DataOffset() + offs[i].Offset + offs[i].Size)
 	}
 	if err := w.Close(); err != nil {
 		return err
@@ -142,13 +140,11 @@ func Write(path string, s Spec) error {
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	if err := tmp.Chmod(0o644); err != nil {
+	if err := tmp.Commit(); err != nil {
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	report(w.FileSize() + w.FileSize()/10)
+	return nil
 }
 
 func (s *Spec) writeTensor(w *ggufx.Writer, rng *rand.Rand, idx int, t tensor) error {
@@ -182,7 +178,7 @@ func (s *Spec) writeTensor(w *ggufx.Writer, rng *rand.Rand, idx int, t tensor) e
 	if isMaster(s.Type) {
 		return writeMaster(w, rng, s.Type, &p)
 	}
-	c := codecFor(s.Type)
+	c := format.CodecFor(s.Type)
 	sc := makeScales(rng, c, &p, idx)
 	s.llamaGain(sc, k, z)
 	buf := make([]byte, c.TensorBytes(k, rows))

@@ -9,6 +9,7 @@ package modelgen
 import (
 	"fmt"
 
+	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
 
@@ -85,7 +86,7 @@ func (s *Spec) check() error {
 	switch s.HeadType {
 	case ggufx.TypeF32, ggufx.TypeF16, ggufx.TypeBF16:
 	default:
-		if s.HeadType != s.Type || codecFor(s.Type) == nil {
+		if s.HeadType != s.Type || format.CodecFor(s.Type) == nil {
 			return fmt.Errorf("modelgen: head type %v is not F32, F16, BF16 or the ternary type %v", s.HeadType, s.Type)
 		}
 	}

@@ -21,8 +21,10 @@
 //   d32   : the per-tensor scale, used when d16 == NULL
 //   y     : n/256 block_q8_K of the activation column
 //
-// Numerics (every variant, bit-exact with ggml_vec_dot_tq2_0_q8_K_generic for
-// the same ternary values and scales, evaluated without FMA contraction):
+// Numerics of the exact-order variants declared here (bit-exact with
+// ggml_vec_dot_tq2_0_q8_K_generic for the same ternary values and scales,
+// evaluated without FMA contraction; the TQ2_0-order kernels follow another
+// order, see below and bitcos_tq2fast.h):
 //   sumf = 0.0f
 //   for each 256-block b, in order:
 //       sumi_b = exact int32 sum over j of t_j * y[b].qs[j]
@@ -60,6 +62,16 @@
 //   bitcos_avx512_twin.c  portable scalar C mirroring bitcos_avx512.c lane by
 //                     lane, so its logic is tested on machines without
 //                     AVX-512
+// The float steps of bitcos_avx2.c, bitcos_nopdep.c and bitcos_avx512.c are
+// one inline helper, bitcos_exact_step.h.
+//
+// In the float order of ggml's x86 TQ2_0 kernel instead (bit-identical to
+// TQ2_0 files on x86 llama.cpp): bitcos_tq2order.c, the scalar definition of
+// that order (declared below), and the fast kernels of bitcos_tq2fast.h
+// (avx512_tq2, avx2_clmul, avx2_tq2, avx2_nopdep_tq2), which fall back to
+// tq2order. ggml-cpu picks one of these five first; the exact-order kernels
+// run where none of the fast ones was compiled (no FMA) or when
+// GGML_BITCOS_KERNEL asks for one.
 
 #pragma once
 

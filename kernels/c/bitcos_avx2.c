@@ -22,13 +22,14 @@
 //   ~6 scalar ops (popcnt, cursor, pdep), about 18 uops as GCC 12 schedules
 //   it. That is the floor of this formulation: two bit planes per weight need
 //   two byte expansions, and AVX2 has no mask registers.
-// Per 4 blocks the 16-bit sums are reduced to 4 exact int32 sums at once
-// (vphaddd), and the float steps run per block in order, lane by lane (a
-// vector multiply is the same IEEE multiply per lane as a scalar one).
+// Per block the 16-bit sums become 8 int32 lanes; bitcos_exact_step.h reduces
+// them 4 blocks at a time and runs the float steps in block order.
 
 #include "bitcos_impl.h"
 
 #if defined(__AVX2__) && defined(__BMI2__) && defined(__F16C__)
+
+#include "bitcos_exact_step.h"
 
 int bitcos_have_avx2(void) { return 1; }
 
@@ -89,29 +90,10 @@ void bitcos_vec_dot_q8_K_avx2(int n, float * s, const uint8_t * bitmap, const ui
         const __m256i s1 = bitcos_block256(bitmap + (b + 1)*32, y[b + 1].qs, signs, &pos, three);
         const __m256i s2 = bitcos_block256(bitmap + (b + 2)*32, y[b + 2].qs, signs, &pos, three);
         const __m256i s3 = bitcos_block256(bitmap + (b + 3)*32, y[b + 3].qs, signs, &pos, three);
-        // [sumi_b .. sumi_b+3], exact
-        const __m256i h  = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3));
-        const __m128i si = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
-        __m128 dx;
-        if (d16) {
-            dx = _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *) (d16 + b)));
-        } else {
-            dx = _mm_set1_ps(d32);
-        }
-        const __m128 yd = _mm_setr_ps(y[b + 0].d, y[b + 1].d, y[b + 2].d, y[b + 3].d);
-        const __m128 d  = _mm_mul_ps(yd, dx);                 // d_b = y[b].d * scale_b
-        __m128 p = _mm_mul_ps(_mm_cvtepi32_ps(si), d);        // (float)sumi_b * d_b
-        BITCOS_FP_BARRIER(p);
-        sumf += _mm_cvtss_f32(p);                             // in block order
-        sumf += _mm_cvtss_f32(_mm_movehdup_ps(p));
-        sumf += _mm_cvtss_f32(_mm_movehl_ps(p, p));
-        sumf += _mm_cvtss_f32(_mm_shuffle_ps(p, p, _MM_SHUFFLE(3, 3, 3, 3)));
+        sumf = bitcos_exact_acc4(sumf, s0, s1, s2, s3, y, d16, d32, b);
     }
     for (; b < nb; ++b) {
-        const __m256i s0 = bitcos_block256(bitmap + b*32, y[b].qs, signs, &pos, three);
-        __m128i t = _mm_add_epi32(_mm256_castsi256_si128(s0), _mm256_extracti128_si256(s0, 1));
-        t = _mm_hadd_epi32(t, t);
-        sumf = bitcos_block_acc(sumf, _mm_cvtsi128_si32(_mm_hadd_epi32(t, t)), y[b].d, d16, d32, b);
+        sumf = bitcos_exact_acc1(sumf, bitcos_block256(bitmap + b*32, y[b].qs, signs, &pos, three), y, d16, d32, b);
     }
 
     *s = sumf;

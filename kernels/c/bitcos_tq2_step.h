@@ -1,11 +1,12 @@
 // The float steps of ggml's x86 TQ2_0 kernel (ggml_vec_dot_tq2_0_q8_K under
 // __AVX2__, as GCC builds it with FMA), shared by the BITCOS kernels that
-// follow its order (bitcos_avx2_tq2.c, bitcos_avx512_tq2.c; the scalar
-// bitcos_tq2order.c spells the same steps out): per 256-block, lane m of the
-// 8 int32 lanes holds the sum over E_m = { e : e%32 in [4m, 4m+4) } of c*q
-// (c = t+1, the TQ2_0 code); the block's bsums[2m] + bsums[2m+1] are
-// subtracted, and acc = fma((float) L, y.d * d, acc) lane by lane. At the
-// end, ggml's hsum_float_8. It also holds the one copy of the TQ2_0 code
+// follow its order (bitcos_avx2_tq2.c, bitcos_avx2_clmul.c,
+// bitcos_avx512_tq2.c, bitcos_nopdep.c's avx2_nopdep_tq2, bitcos_codes.c;
+// the scalar bitcos_tq2order.c spells the same steps out): per 256-block,
+// lane m of the 8 int32 lanes holds the sum over E_m = { e : e%32 in
+// [4m, 4m+4) } of c*q (c = t+1, the TQ2_0 code); the block's bsums[2m] +
+// bsums[2m+1] are subtracted, and acc = fma((float) L, y.d * d, acc) lane by
+// lane. At the end, ggml's hsum_float_8. It also holds the one copy of the TQ2_0 code
 // construction from bitmap and sign words (bitcos_tq2_codes64) that the
 // one-column AVX2 kernel and the batch path share (with BMI2). Include only
 // under AVX2 + FMA.

@@ -23,9 +23,9 @@
 //                        and shared by every row (the scalar fallback ignores
 //                        qp).
 //
-// These declarations belong in bitcos.h; they are kept apart until the
-// llama.cpp patch series is regenerated (patches/regen.sh), because
-// TestPatchCarriesKernels requires the series to carry bitcos.h byte for byte.
+// bitcos.h states the contract every kernel shares and declares the
+// exact-order ones (and the scalar tq2order); this header declares the fast
+// kernels in TQ2_0's order, the ones ggml-cpu picks first.
 
 #pragma once
 

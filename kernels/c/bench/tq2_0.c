@@ -18,6 +18,8 @@ void tq2_vec_dot_q8_K_generic(int n, float * s, const tq2_block * x, const void 
 
 #if defined(__AVX2__)
 
+int tq2_have_avx2(void) { return 1; }
+
 // Codes 0..2 of one 32-byte group times 128 activations, as 16-bit pair sums
 // of (t+1)*q; the caller subtracts the activation sums.
 static inline __m256i tq2_group(const uint8_t * qs, const int8_t * q, __m256i acc) {
@@ -70,6 +72,8 @@ void tq2_vec_dot_q8_K_avx2_exact(int n, float * s, const tq2_block * x, const vo
 }
 
 #else
+
+int tq2_have_avx2(void) { return 0; }
 
 void tq2_vec_dot_q8_K_avx2(int n, float * s, const tq2_block * x, const void * y) { tq2_vec_dot_q8_K_generic(n, s, x, y); }
 void tq2_vec_dot_q8_K_avx2_exact(int n, float * s, const tq2_block * x, const void * y) { tq2_vec_dot_q8_K_generic(n, s, x, y); }

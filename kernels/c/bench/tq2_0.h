@@ -1,5 +1,5 @@
 // TQ2_0 x Q8_K dot products used as the yardstick in the BITCOS benchmarks
-// and tests. Written for gguf-bitcos from the TQ2_0 layout (DESIGN §2), not
+// and tests. Written for gguf-bitcos from the TQ2_0 layout (format/tq2_0.go), not
 // copied from ggml; the numerics match ggml's as stated per function.
 #pragma once
 #include <stdint.h>
@@ -20,3 +20,5 @@ void tq2_vec_dot_q8_K_avx2(int n, float * s, const tq2_block * x, const void * y
 // AVX2 with an exact int32 sum per block and the generic float steps
 // (bit-exact with generic): what the exact BITCOS epilogue costs TQ2_0.
 void tq2_vec_dot_q8_K_avx2_exact(int n, float * s, const tq2_block * x, const void * y);
+// 1 when the two AVX2 ones were compiled as such, 0 when as calls to generic.
+int tq2_have_avx2(void);

@@ -70,6 +70,15 @@ func Compiled(v Variant) bool {
 	return true
 }
 
+// TQ2CompiledAVX2 reports whether the AVX2 TQ2_0 yardsticks (TQ2AVX2,
+// TQ2AVX2Exact) were compiled with AVX2 (else they run the generic one).
+func TQ2CompiledAVX2() bool { return C.tq2_have_avx2() != 0 }
+
+// GCC reports whether the C compiler is GCC, whose target pragmas the shims
+// here and in ../ckern512 use to enable each kernel's ISA; other compilers
+// (clang) ignore them and build the SIMD files as their fallbacks.
+func GCC() bool { return C.ckern_gcc() != 0 }
+
 func cbool(b bool) C.int {
 	if b {
 		return 1
@@ -89,15 +98,6 @@ func u16(b []uint16) *C.uint16_t {
 		return nil
 	}
 	return (*C.uint16_t)(unsafe.Pointer(&b[0]))
-}
-
-// VecDot runs BITCOS variant v on one row of k weights. y points to k/256
-// block_q8_K; signs must extend 8 bytes past the row's last sign byte.
-func VecDot(v Variant, k int, bitmap, signs []byte, d16 []uint16, d32 float32, y unsafe.Pointer) float32 {
-	var s C.float
-	off := [2]C.uint32_t{0, 0}
-	C.ckern_bitcos_gemv(C.int(v), C.int(k), 1, 0, u8(bitmap), u8(signs), &off[0], u16(d16), C.float(d32), y, &s)
-	return float32(s)
 }
 
 // GEMV runs BITCOS variant v on rows rows of k weights: row r's bitmap at

@@ -27,10 +27,11 @@ const (
 // Compiled is false without cgo.
 func Compiled(Variant) bool { return false }
 
-// VecDot panics without cgo.
-func VecDot(Variant, int, []byte, []byte, []uint16, float32, unsafe.Pointer) float32 {
-	panic("ckern: built without cgo")
-}
+// TQ2CompiledAVX2 is false without cgo.
+func TQ2CompiledAVX2() bool { return false }
+
+// GCC is false without cgo.
+func GCC() bool { return false }
 
 // GEMV panics without cgo.
 func GEMV(Variant, int, int, bool, []byte, []byte, []uint32, []uint16, float32, unsafe.Pointer, []float32) {

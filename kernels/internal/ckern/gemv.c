@@ -1,11 +1,20 @@
 //go:build cgo
 
-// kernels/c sha256: 54752ff79f7518450ceebe1d9074834f200c00801d61b39aa069f862eed92be9
+// kernels/c sha256: bb09912e4fb79dc5b8dbabbd89c71a5d1c160da1016da06da93b4e191c24a6e8
 // Test and benchmark helpers: whole GEMVs in C, so that a Go benchmark does
 // not pay one cgo call per row.
 #include "gemv.h"
 #include <stdlib.h>
 #include <string.h>
+
+// 1 when the compiler is GCC, whose target pragmas the shims rely on.
+int ckern_gcc(void) {
+#if defined(__GNUC__) && !defined(__clang__)
+    return 1;
+#else
+    return 0;
+#endif
+}
 
 static bitcos_vec_dot_t ckern_fn(int variant) {
     switch (variant) {

@@ -17,6 +17,7 @@ void ckern_clmul_perm(int build, int k, int8_t * qp, const void * y);
 void ckern_clmul_gemv(int build, int k, int rows, int repeat, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
                       const uint16_t * d16, float d32, const void * y, float * out);
 
+int  ckern_gcc(void);
 void ckern_bitcos_gemv(int variant, int k, int rows, int repeat, const uint8_t * bitmap, const uint8_t * signs,
                        const uint32_t * off, const uint16_t * d16, float d32, const void * y, float * out);
 void ckern_tq2_gemv(int variant, int k, int rows, int repeat, const void * x, const void * y, float * out);

@@ -37,23 +37,28 @@ func CompiledTQ2() bool { return C.bitcos_have_avx512_tq2() != 0 }
 // took its flags.
 func CompiledTQ2VNNI() bool { return C.bitcos_have_avx512_tq2_vnni() != 0 }
 
+// CPUHas reports whether this CPU runs the AVX-512 kernel: AVX-512 F and
+// BW, and BMI2.
+func CPUHas() bool { return cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.BMI2) }
+
+// CPUHasTQ2 reports whether this CPU runs the TQ2_0-order kernel: CPUHas
+// and FMA.
+func CPUHasTQ2() bool { return CPUHas() && cpuid.CPU.Supports(cpuid.FMA3) }
+
+// CPUHasTQ2VNNI reports whether this CPU runs the VNNI build: CPUHasTQ2 and
+// AVX-512 VL and VNNI.
+func CPUHasTQ2VNNI() bool { return CPUHasTQ2() && cpuid.CPU.Supports(cpuid.AVX512VL, cpuid.AVX512VNNI) }
+
 // UsableTQ2VNNI reports whether the VNNI build was compiled and this CPU runs
-// it (UsableTQ2 plus AVX-512 VL and VNNI).
-func UsableTQ2VNNI() bool {
-	return CompiledTQ2VNNI() && UsableTQ2() && cpuid.CPU.Supports(cpuid.AVX512VL, cpuid.AVX512VNNI)
-}
+// it.
+func UsableTQ2VNNI() bool { return CompiledTQ2VNNI() && CPUHasTQ2VNNI() }
 
 // UsableTQ2 reports whether the TQ2_0-order kernel was compiled and this CPU
-// runs AVX-512 F and BW, BMI2 and FMA.
-func UsableTQ2() bool {
-	return CompiledTQ2() && cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.BMI2, cpuid.FMA3)
-}
+// runs it.
+func UsableTQ2() bool { return CompiledTQ2() && CPUHasTQ2() }
 
-// Usable reports whether the kernel was compiled and this CPU runs AVX-512 F
-// and BW (and BMI2).
-func Usable() bool {
-	return Compiled() && cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.BMI2)
-}
+// Usable reports whether the kernel was compiled and this CPU runs it.
+func Usable() bool { return Compiled() && CPUHas() }
 
 // GEMV runs the AVX-512 kernel on rows rows of k weights (see ckern.GEMV;
 // repeat: every output from row 0).

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"fmt"
+	"runtime/debug"
+
+	"github.com/gguf-bitcos/gguf-bitcos/repack"
+)
+
+// pinnedLlamaCpp is the llama.cpp commit the patch series applies to
+// (patches/README.md; TestVersionNamesThePin keeps the two equal).
+const pinnedLlamaCpp = "34af94cd9ab277632e27caeec2d41de2fd091b31"
+
+// version is the module version and VCS revision this binary was built
+// from, as the Go toolchain recorded them.
+func version() string {
+	v, rev, dirty := "(devel)", "", false
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+	}
+	if rev != "" {
+		v += " " + rev[:min(12, len(rev))]
+		if dirty {
+			v += "+modified"
+		}
+	}
+	return fmt.Sprintf("%s\nwrites BITCOS layout version %d\npatch series for llama.cpp %s\n", v, repack.FormatVersion, pinnedLlamaCpp)
+}

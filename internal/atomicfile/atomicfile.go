@@ -1,0 +1,195 @@
+// Package atomicfile is the project's one way to write an output file: a
+// reader never sees a half-written file, and an interrupted run leaves
+// nothing behind.
+//
+// Create makes the file's content anonymous while it is written: on Linux
+// an O_TMPFILE inode in the target's directory, which has no name until
+// Commit links it (so not even SIGKILL or a power loss can leave one); on
+// other systems, or filesystems without O_TMPFILE, a hidden temporary named
+// .<target>.tmp-p<pid>-<random> beside the target. Commit syncs the data,
+// gives it the target's name with one rename (atomically replacing an older
+// file) and syncs the directory. Abort removes everything.
+//
+// Named temporaries survive only a SIGKILL or a crash: the next Create in
+// the same directory removes those whose process is gone (Stale), and
+// HandleInterrupts removes the live ones on SIGINT and SIGTERM.
+package atomicfile
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// File is an output being written. Use it as an *os.File, then Commit or
+// Abort (Abort after Commit does nothing, so `defer f.Abort()` is safe).
+type File struct {
+	*os.File
+	target string
+	named  string // the temporary's name; "" for an anonymous (O_TMPFILE) file
+	perm   os.FileMode
+	mu     sync.Mutex
+	done   bool
+}
+
+// forceNamed makes Create use named temporaries (tests of that path).
+var forceNamed = false
+
+// BeforeCommit, if set, is called by Commit before it touches the target:
+// tests interrupt a program there, with its output complete but unnamed.
+var BeforeCommit func(target string)
+
+// Logf receives the messages of the stale-file cleanup (nil: silent).
+var Logf func(format string, args ...any)
+
+// Create starts writing target. perm is the mode the committed file gets.
+func Create(target string, perm os.FileMode) (*File, error) {
+	dir := filepath.Dir(target)
+	RemoveStale(dir)
+	f := &File{target: target, perm: perm}
+	if fh, err := openAnonymous(dir); err == nil && !forceNamed {
+		f.File = fh
+	} else {
+		fh, err := createNamed(dir, filepath.Base(target))
+		if err != nil {
+			return nil, fmt.Errorf("%s: cannot create the output: %w", target, err)
+		}
+		f.File, f.named = fh, fh.Name()
+	}
+	track(f)
+	return f, nil
+}
+
+// Target is the path the file gets on Commit.
+func (f *File) Target() string { return f.target }
+
+// ReadPath is a path through which the content written so far can be
+// opened for reading before Commit.
+func (f *File) ReadPath() string {
+	if f.named != "" {
+		return f.named
+	}
+	return procPath(f.File)
+}
+
+// Commit makes the written content appear under the target name: fsync the
+// data, link or rename, fsync the directory.
+func (f *File) Commit() error {
+	if BeforeCommit != nil {
+		BeforeCommit(f.target)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.done {
+		return errors.New(f.target + ": output already committed or aborted")
+	}
+	err := f.commit()
+	if err != nil {
+		f.abortLocked()
+		return fmt.Errorf("%s: %w", f.target, err)
+	}
+	f.done = true
+	untrack(f)
+	return nil
+}
+
+func (f *File) commit() error {
+	if err := f.File.Chmod(f.perm); err != nil && f.named == "" {
+		return err // a named temporary keeps 0600 where chmod is not supported
+	}
+	if err := f.File.Sync(); err != nil {
+		return err
+	}
+	if f.named == "" {
+		// An anonymous file gets a hidden name first (linkat fails on an
+		// existing target), which the rename then replaces the target with.
+		name := tempName(filepath.Dir(f.target), filepath.Base(f.target))
+		if err := linkAnonymous(f.File, name); err != nil {
+			return err
+		}
+		f.named = name
+	}
+	if err := f.File.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(f.named, f.target); err != nil {
+		return err
+	}
+	f.named = ""
+	return syncDir(filepath.Dir(f.target))
+}
+
+// Abort discards the output. It is safe to call more than once and after
+// Commit.
+func (f *File) Abort() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.abortLocked()
+}
+
+func (f *File) abortLocked() {
+	if f.done {
+		return
+	}
+	f.done = true
+	f.File.Close()
+	if f.named != "" {
+		os.Remove(f.named)
+	}
+	untrack(f)
+}
+
+// tempPattern matches the names of this package's temporaries: the target
+// name, the pid of the process writing it, a random part.
+var tempPattern = regexp.MustCompile(`^\..+\.tmp-p(\d+)-[0-9a-z]+$`)
+
+func tempName(dir, base string) string {
+	return filepath.Join(dir, fmt.Sprintf(".%s.tmp-p%d-%s", base, os.Getpid(), strconv.FormatUint(rand.Uint64(), 36)))
+}
+
+func createNamed(dir, base string) (*os.File, error) {
+	for try := 0; ; try++ {
+		fh, err := os.OpenFile(tempName(dir, base), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if err == nil || !errors.Is(err, os.ErrExist) || try == 10 {
+			return fh, err
+		}
+	}
+}
+
+// RemoveStale removes the temporaries in dir that a process of this program
+// left when it was killed: those whose process no longer runs. Temporaries
+// of the legacy form (.<name>.tmp-<digits>, before the pid was recorded)
+// are removed once they are a day old.
+func RemoveStale(dir string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		name := e.Name()
+		stale := false
+		if m := tempPattern.FindStringSubmatch(name); m != nil {
+			pid, err := strconv.Atoi(m[1])
+			stale = err == nil && pid != os.Getpid() && !processAlive(pid)
+		} else if legacyPattern.MatchString(name) {
+			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > 24*time.Hour {
+				stale = true
+			}
+		}
+		if !stale {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if err := os.RemoveAll(p); err == nil && Logf != nil {
+			Logf("removed %s, left by an interrupted run", p)
+		}
+	}
+}
+
+var legacyPattern = regexp.MustCompile(`^\..+\.(tmp-\d+|gguf-bitcos-join-\d+)$|^\.gguf-bitcos-join-\d+$|^\.modelgen-\d+$`)

@@ -1,0 +1,129 @@
+// The choice of BITCOS kernel (see bitcos_select.h for the rule).
+
+#include "bitcos_select.h"
+
+#include <stddef.h>
+#include <string.h>
+
+static const char * const bitcos_kernel_names[BITCOS_KERNEL_COUNT] = {
+    [BITCOS_KERNEL_GENERIC]         = "generic",
+    [BITCOS_KERNEL_AVX2]            = "avx2",
+    [BITCOS_KERNEL_AVX2_NOPDEP]     = "avx2_nopdep",
+    [BITCOS_KERNEL_AVX512]          = "avx512",
+    [BITCOS_KERNEL_TQ2ORDER]        = "tq2order",
+    [BITCOS_KERNEL_AVX2_TQ2]        = "avx2_tq2",
+    [BITCOS_KERNEL_AVX2_NOPDEP_TQ2] = "avx2_nopdep_tq2",
+    [BITCOS_KERNEL_AVX512_TQ2]      = "avx512_tq2",
+    [BITCOS_KERNEL_AVX2_CLMUL]      = "avx2_clmul",
+    [BITCOS_KERNEL_TQ2ORDER_ARM]    = "tq2order_arm",
+    [BITCOS_KERNEL_NEON_TQ2]        = "neon_tq2",
+};
+
+// The scalar kernel of each order: what a kernel runs as where this build
+// lacks its SIMD path.
+static const int bitcos_kernel_fallback[BITCOS_KERNEL_COUNT] = {
+    [BITCOS_KERNEL_GENERIC]         = BITCOS_KERNEL_GENERIC,
+    [BITCOS_KERNEL_AVX2]            = BITCOS_KERNEL_GENERIC,
+    [BITCOS_KERNEL_AVX2_NOPDEP]     = BITCOS_KERNEL_GENERIC,
+    [BITCOS_KERNEL_AVX512]          = BITCOS_KERNEL_GENERIC,
+    [BITCOS_KERNEL_TQ2ORDER]        = BITCOS_KERNEL_TQ2ORDER,
+    [BITCOS_KERNEL_AVX2_TQ2]        = BITCOS_KERNEL_TQ2ORDER,
+    [BITCOS_KERNEL_AVX2_NOPDEP_TQ2] = BITCOS_KERNEL_TQ2ORDER,
+    [BITCOS_KERNEL_AVX512_TQ2]      = BITCOS_KERNEL_TQ2ORDER,
+    [BITCOS_KERNEL_AVX2_CLMUL]      = BITCOS_KERNEL_TQ2ORDER,
+    [BITCOS_KERNEL_TQ2ORDER_ARM]    = BITCOS_KERNEL_TQ2ORDER_ARM,
+    [BITCOS_KERNEL_NEON_TQ2]        = BITCOS_KERNEL_TQ2ORDER_ARM,
+};
+
+const char * bitcos_kernel_name(int kernel) {
+    return kernel >= 0 && kernel < BITCOS_KERNEL_COUNT ? bitcos_kernel_names[kernel] : NULL;
+}
+
+int bitcos_kernel_order(int kernel) {
+    switch (kernel) {
+        case BITCOS_KERNEL_GENERIC:
+        case BITCOS_KERNEL_AVX2:
+        case BITCOS_KERNEL_AVX2_NOPDEP:
+        case BITCOS_KERNEL_AVX512:
+            return BITCOS_ORDER_EXACT;
+        case BITCOS_KERNEL_TQ2ORDER:
+        case BITCOS_KERNEL_AVX2_TQ2:
+        case BITCOS_KERNEL_AVX2_NOPDEP_TQ2:
+        case BITCOS_KERNEL_AVX512_TQ2:
+        case BITCOS_KERNEL_AVX2_CLMUL:
+            return BITCOS_ORDER_TQ2_X86;
+        case BITCOS_KERNEL_TQ2ORDER_ARM:
+        case BITCOS_KERNEL_NEON_TQ2:
+            return BITCOS_ORDER_TQ2_ARM;
+    }
+    return -1;
+}
+
+int bitcos_slow_pdep(int vendor, int family) {
+    return (vendor == BITCOS_VENDOR_AMD || vendor == BITCOS_VENDOR_HYGON) && family < 0x19;
+}
+
+static struct bitcos_choice bitcos_choose(int kernel, const char * why) {
+    struct bitcos_choice c = { kernel, bitcos_kernel_order(kernel), bitcos_kernel_name(kernel), why };
+    return c;
+}
+
+// Whether kernel k runs with its SIMD path here.
+static int bitcos_runs(const struct bitcos_cpu_features * f, int k) {
+    if ((f->built >> k & 1u) == 0) {
+        return 0;
+    }
+    return k != BITCOS_KERNEL_AVX2_CLMUL || f->pclmul;
+}
+
+struct bitcos_choice bitcos_select(const struct bitcos_cpu_features * f, const char * forced) {
+    const char * unknown = NULL;
+    if (forced != NULL && forced[0] != '\0') {
+        for (int k = 0; k < BITCOS_KERNEL_COUNT; ++k) {
+            if (strcmp(forced, bitcos_kernel_names[k]) != 0) {
+                continue;
+            }
+            if (bitcos_runs(f, k) || bitcos_kernel_fallback[k] == k) {
+                return bitcos_choose(k, "forced by GGML_BITCOS_KERNEL");
+            }
+            if (k == BITCOS_KERNEL_AVX2_CLMUL && (f->built >> k & 1u)) {
+                return bitcos_choose(BITCOS_KERNEL_TQ2ORDER, "forced avx2_clmul, but this CPU lacks PCLMULQDQ: its scalar fallback of the same order");
+            }
+            return bitcos_choose(bitcos_kernel_fallback[k], "forced kernel not compiled in this build: its scalar fallback of the same order");
+        }
+        unknown = "unknown GGML_BITCOS_KERNEL ignored; default: ";
+    }
+
+    const int slow = bitcos_slow_pdep(f->vendor, f->family);
+#define BITCOS_PICK(k, why) \
+    return bitcos_choose(k, unknown ? "unknown GGML_BITCOS_KERNEL ignored; default: " why : "default: " why)
+    if (bitcos_runs(f, BITCOS_KERNEL_AVX512_TQ2)) {
+        BITCOS_PICK(BITCOS_KERNEL_AVX512_TQ2, "AVX-512 build, TQ2_0's x86 float order");
+    }
+    if (!slow && bitcos_runs(f, BITCOS_KERNEL_AVX2_CLMUL)) {
+        BITCOS_PICK(BITCOS_KERNEL_AVX2_CLMUL, "AVX2 build with PCLMULQDQ, TQ2_0's x86 float order");
+    }
+    if (!slow && bitcos_runs(f, BITCOS_KERNEL_AVX2_TQ2)) {
+        BITCOS_PICK(BITCOS_KERNEL_AVX2_TQ2, "AVX2 build without PCLMULQDQ, TQ2_0's x86 float order");
+    }
+    if (bitcos_runs(f, BITCOS_KERNEL_AVX2_NOPDEP_TQ2)) {
+        if (slow) {
+            BITCOS_PICK(BITCOS_KERNEL_AVX2_NOPDEP_TQ2, "slow pdep (AMD before Zen 3), TQ2_0's x86 float order");
+        }
+        BITCOS_PICK(BITCOS_KERNEL_AVX2_NOPDEP_TQ2, "AVX2 build without BMI2, TQ2_0's x86 float order");
+    }
+    if (bitcos_runs(f, BITCOS_KERNEL_AVX512)) {
+        BITCOS_PICK(BITCOS_KERNEL_AVX512, "AVX-512 build without FMA, exact order");
+    }
+    if (!slow && bitcos_runs(f, BITCOS_KERNEL_AVX2)) {
+        BITCOS_PICK(BITCOS_KERNEL_AVX2, "AVX2 build without FMA, exact order");
+    }
+    if (bitcos_runs(f, BITCOS_KERNEL_AVX2_NOPDEP)) {
+        BITCOS_PICK(BITCOS_KERNEL_AVX2_NOPDEP, "AVX2 build without FMA, exact order, no pdep");
+    }
+    if (bitcos_runs(f, BITCOS_KERNEL_NEON_TQ2)) {
+        BITCOS_PICK(BITCOS_KERNEL_NEON_TQ2, "aarch64 build, TQ2_0's NEON float order");
+    }
+    BITCOS_PICK(BITCOS_KERNEL_GENERIC, "no SIMD kernel in this build, exact order (TQ2_0's generic kernel)");
+#undef BITCOS_PICK
+}

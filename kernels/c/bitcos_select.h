@@ -1,0 +1,88 @@
+// Which BITCOS kernel runs, and why: the one place where the choice is made
+// (bitcos_select.c). llama.cpp's CPU backend (patch 0002, bitcos-cpu.c) fills
+// the features from cpuid and the bitcos_have_* of each kernel file, and calls
+// bitcos_select; the Go tests (kernels/select_test.go) call the same function
+// through the cgo shim on every branch. Pure: no cpuid, no getenv, no state.
+
+#pragma once
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// The kernels, named as GGML_BITCOS_KERNEL spells them (bitcos_kernel_name).
+enum bitcos_kernel {
+    BITCOS_KERNEL_GENERIC,          // exact order, scalar (bitcos_generic.c)
+    BITCOS_KERNEL_AVX2,             // exact order, AVX2+BMI2 pdep (bitcos_avx2.c)
+    BITCOS_KERNEL_AVX2_NOPDEP,      // exact order, AVX2 without pdep (bitcos_nopdep.c)
+    BITCOS_KERNEL_AVX512,           // exact order, AVX-512 F+BW (bitcos_avx512.c)
+    BITCOS_KERNEL_TQ2ORDER,         // TQ2_0 x86 order, scalar (bitcos_tq2order.c)
+    BITCOS_KERNEL_AVX2_TQ2,         // TQ2_0 x86 order, AVX2+BMI2+FMA (bitcos_avx2_tq2.c)
+    BITCOS_KERNEL_AVX2_NOPDEP_TQ2,  // TQ2_0 x86 order, AVX2+FMA without pdep (bitcos_nopdep.c)
+    BITCOS_KERNEL_AVX512_TQ2,       // TQ2_0 x86 order, AVX-512 F+BW+FMA (bitcos_avx512_tq2.c)
+    BITCOS_KERNEL_AVX2_CLMUL,       // TQ2_0 x86 order, AVX2+BMI2+FMA+PCLMULQDQ (bitcos_avx2_clmul.c)
+    BITCOS_KERNEL_TQ2ORDER_ARM,     // TQ2_0 ARM order, scalar (bitcos_neon_tq2.c)
+    BITCOS_KERNEL_NEON_TQ2,         // TQ2_0 ARM order, NEON (+dotprod) (bitcos_neon_tq2.c)
+    BITCOS_KERNEL_COUNT
+};
+
+// The float order a kernel computes in (kernels/README.md writes each down).
+enum bitcos_order {
+    BITCOS_ORDER_EXACT,    // per block (float)sumi * d, then + : ggml's generic TQ2_0 kernel
+    BITCOS_ORDER_TQ2_X86,  // 8 lanes, FMA per lane, hsum_float_8: ggml's x86 (AVX2) TQ2_0 kernel
+    BITCOS_ORDER_TQ2_ARM,  // per block fma(d, (float)sumi, sumf): ggml's NEON TQ2_0 kernel
+};
+
+enum bitcos_vendor {
+    BITCOS_VENDOR_OTHER,
+    BITCOS_VENDOR_INTEL,
+    BITCOS_VENDOR_AMD,
+    BITCOS_VENDOR_HYGON,
+};
+
+struct bitcos_cpu_features {
+    // bit (1u << k) set: kernel k was compiled with its SIMD path in this
+    // build (its bitcos_have_* returns 1; the scalar kernels always are).
+    // A compiled kernel runs on this CPU: ggml loads a CPU backend (variant)
+    // only on CPUs that run the ISA it was compiled for, and every kernel
+    // file gets the backend's flags. The one file with a flag of its own is
+    // avx2_clmul's (-mpclmul), hence pclmul below.
+    unsigned built;
+    int pclmul;  // the CPU has PCLMULQDQ (cpuid 1, ecx bit 1)
+    int vendor;  // enum bitcos_vendor (cpuid 0)
+    int family;  // x86 family, base + extended (cpuid 1); 0 elsewhere
+};
+
+struct bitcos_choice {
+    int          kernel; // enum bitcos_kernel
+    int          order;  // enum bitcos_order
+    const char * name;   // bitcos_kernel_name(kernel)
+    const char * why;    // one line for the log (static storage)
+};
+
+// The one "slow pdep" rule: pdep/pext are microcoded on AMD before Zen 3
+// (family 0x17 Zen 1/2 and earlier, e.g. 0x15 Excavator) and on Hygon (0x18,
+// Zen 1): tens to hundreds of cycles per 64-bit pdep, slower than the rank
+// tables of bitcos_nopdep.c. Go twin: format.SlowPdep (tested to agree).
+int bitcos_slow_pdep(int vendor, int family);
+
+// The kernel for these features. forced (GGML_BITCOS_KERNEL, may be NULL)
+// names a kernel to run instead of the default; a forced kernel this build
+// did not compile runs as its scalar fallback of the same order (generic,
+// tq2order, tq2order_arm), and an unknown name is ignored (why says so).
+// Default, first that applies:
+//   avx512_tq2                                  (AVX-512 build)
+//   avx2_clmul   unless slow pdep; needs pclmul
+//   avx2_tq2     unless slow pdep
+//   avx2_nopdep_tq2                             (AVX2+FMA builds, slow pdep)
+//   avx512, avx2 (unless slow pdep), avx2_nopdep   (builds without FMA)
+//   neon_tq2                                    (aarch64 builds)
+//   generic
+struct bitcos_choice bitcos_select(const struct bitcos_cpu_features * f, const char * forced);
+
+const char * bitcos_kernel_name(int kernel);   // NULL when out of range
+int          bitcos_kernel_order(int kernel);  // enum bitcos_order, -1 when out of range
+
+#ifdef __cplusplus
+}
+#endif

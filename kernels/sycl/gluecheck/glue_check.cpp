@@ -1,0 +1,172 @@
+// Runs patch 0008's glue (ggml-sycl/bitcos.cpp, taken from the patch by
+// kernels/sycl_glue_test.go) under SimSYCL, with common.hpp standing in for
+// ggml-sycl's: BITCOS tensors with companions in a ggml context, linked
+// through ->extra, F16 and per-tensor F32 scales; every entry point of the
+// glue (GEMV with strided src1/dst views, the decode of a 3-D weight,
+// GET_ROWS of it, MUL_MAT_ID with and without a broadcast src1) against a
+// straightforward decode. Exit status 0 when everything matches. Test aid:
+// not in the patch.
+#include "bitcos.hpp"
+#include "ggml-bitcos.h"
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <vector>
+
+static ggml_backend_buffer fake_buffer;  // the glue compares buffer types only
+
+struct bitcos_w {
+    ggml_tensor *bm, *signs, *rows, *scales;
+    ggml_bitcos_extra x;
+    std::vector<int8_t> t;  // decoded weights, row-major
+    std::vector<float>  d;  // per-row per-block scale as float
+};
+
+static void make(ggml_context * ctx, bitcos_w & w, int k, int nr, int ne2, bool f16, std::mt19937 & rng) {
+    const int rows = nr * ne2;
+    w.t.resize((size_t) rows * k);
+    std::vector<uint8_t> bitmap((size_t) rows * k / 8), signs;
+    std::vector<int32_t> idx(rows + 1);
+    for (int r = 0; r < rows; ++r) {
+        idx[r] = (int32_t) signs.size();
+        const double z = (r % 7) / 7.0 * 0.6 + (r % 5 == 4 ? 1.0 : 0.0);
+        std::vector<int> sb;
+        for (int j = 0; j < k; ++j) {
+            const double u = std::uniform_real_distribution<double>(0, 1)(rng);
+            int8_t v = 0;
+            if (u >= z) v = (rng() & 1) ? -1 : 1;
+            w.t[(size_t) r * k + j] = v;
+            if (v) { bitmap[((size_t) r * k + j) / 8] |= 1 << (j % 8); sb.push_back(v < 0); }
+        }
+        for (size_t i = 0; i < sb.size(); i += 8) {
+            uint8_t b = 0;
+            for (size_t q = 0; q < 8 && i + q < sb.size(); ++q) b |= sb[i + q] << q;
+            signs.push_back(b);
+        }
+    }
+    idx[rows] = (int32_t) signs.size();
+    for (int i = 0; i < 8; ++i) signs.push_back(0);
+    w.bm = ggml_new_tensor_3d(ctx, GGML_TYPE_BITCOS, k, nr, ne2);
+    w.signs = ggml_new_tensor_1d(ctx, GGML_TYPE_I8, signs.size());
+    w.rows = ggml_new_tensor_1d(ctx, GGML_TYPE_I32, rows + 1);
+    memcpy(w.bm->data, bitmap.data(), bitmap.size());
+    memcpy(w.signs->data, signs.data(), signs.size());
+    memcpy(w.rows->data, idx.data(), idx.size() * 4);
+    w.d.resize((size_t) rows * (k / 256));
+    if (f16) {
+        w.scales = ggml_new_tensor_2d(ctx, GGML_TYPE_F16, k / 256, rows);
+        for (size_t i = 0; i < w.d.size(); ++i) {
+            const float v = (i % 9 == 3) ? 0.0f : std::ldexp(1.0f + (rng() % 1000) / 1000.0f, -(int) (rng() % 8)) * ((rng() & 1) ? -1 : 1);
+            const ggml_fp16_t h = ggml_fp32_to_fp16(v);
+            ((ggml_fp16_t *) w.scales->data)[i] = h;
+            w.d[i] = ggml_fp16_to_fp32(h);
+        }
+    } else {
+        w.scales = ggml_new_tensor_1d(ctx, GGML_TYPE_F32, 1);
+        ((float *) w.scales->data)[0] = 0.0123f;
+        for (auto & v : w.d) v = 0.0123f;
+    }
+    for (ggml_tensor * t : { w.bm, w.signs, w.rows, w.scales }) t->buffer = &fake_buffer;
+    w.x = ggml_bitcos_extra{ w.signs, w.rows, w.scales };
+    w.bm->extra = &w.x;
+}
+
+int main() {
+    fake_buffer.buft = (ggml_backend_buffer_type_t) &fake_buffer;
+    ggml_init_params ip = { 256u << 20, nullptr, false };
+    ggml_context * ctx = ggml_init(ip);
+    ggml_backend_sycl_context sctx;
+    std::mt19937 rng(7);
+    int fails = 0;
+    for (bool f16 : { true, false }) {
+        // GEMV: 2-D weight [2560, 45], 3 columns in a strided src1, dst strided
+        bitcos_w w; make(ctx, w, 2560, 45, 1, f16, rng);
+        ggml_tensor * xin = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, 2560 + 64, 3);
+        for (int i = 0; i < 3 * (2560 + 64); ++i) ((float *) xin->data)[i] = std::normal_distribution<float>(0, 1)(rng);
+        ggml_tensor * x = ggml_view_2d(ctx, xin, 2560, 3, xin->nb[1], 0);
+        ggml_tensor * dstin = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, 45 + 3, 3);
+        ggml_tensor * dst = ggml_view_2d(ctx, dstin, 45, 3, dstin->nb[1], 0);
+        if (!ggml_sycl_bitcos_supported(w.bm) || !ggml_sycl_bitcos_can_mul_mat_vec(w.bm, x, dst)) { printf("FAIL: claims\n"); fails++; }
+        ggml_sycl_bitcos_mul_mat_vec(sctx, w.bm, x, dst);
+        double maxrel = 0;
+        for (int c = 0; c < 3; ++c) for (int r = 0; r < 45; ++r) {
+            double ref = 0, mag = 0;
+            for (int j = 0; j < 2560; ++j) {
+                const double v = w.t[(size_t) r * 2560 + j] * (double) w.d[(size_t) r * 10 + j / 256] * ((float *) x->data)[(size_t) c * (2560 + 64) + j];
+                ref += v; mag += std::fabs(v);
+            }
+            const double got = ((float *) dst->data)[(size_t) c * (45 + 3) + r];
+            const double rel = mag == 0 ? std::fabs(got) : std::fabs(got - ref) / mag;
+            if (rel > maxrel) maxrel = rel;
+        }
+        printf("%s GEMV: max |err| / sum|terms| = %.2e\n", f16 ? "f16" : "f32", maxrel);
+        if (maxrel > 1e-2) fails++;
+        // dequantize, 3-D weight [512, 24, 2]
+        bitcos_w w3; make(ctx, w3, 512, 24, 2, f16, rng);
+        const ggml_type dt = ggml_sycl_bitcos_dequant_type(w3.bm);
+        if (dt != (f16 ? GGML_TYPE_F16 : GGML_TYPE_F32)) { printf("FAIL: dequant type\n"); fails++; }
+        std::vector<uint8_t> out(ggml_row_size(dt, 512) * 48);
+        ggml_sycl_bitcos_dequantize(sctx, w3.bm, out.data());
+        int bad = 0;
+        for (size_t i = 0; i < (size_t) 48 * 512; ++i) {
+            const float want = (float) w3.t[i] * w3.d[i / 256];
+            const float got = dt == GGML_TYPE_F16 ? ggml_fp16_to_fp32(((ggml_fp16_t *) out.data())[i]) : ((float *) out.data())[i];
+            if (memcmp(&want, &got, 4) != 0) {
+                if (bad < 3) {
+                    printf("  i=%zu want %g got %g\n", i, want, got);
+                }
+                bad++;
+            }
+        }
+        printf("%s dequantize 3-D: %d of %d differ\n", f16 ? "f16" : "f32", bad, 48 * 512);
+        fails += bad != 0;
+        // GET_ROWS of the 3-D weight: ids [5, 2] pick rows of matrix i11
+        ggml_tensor * ids = ggml_new_tensor_2d(ctx, GGML_TYPE_I32, 5, 2);
+        const int32_t iv[10] = { 0, 23, 5, 7, 11, 3, 23, 0, 19, 2 };
+        memcpy(ids->data, iv, sizeof iv);
+        ggml_tensor * gr = ggml_get_rows(ctx, w3.bm, ids);
+        gr->data = ggml_new_tensor_1d(ctx, GGML_TYPE_F32, 10 * 512)->data;
+        if (!ggml_sycl_bitcos_can_get_rows(gr)) { printf("FAIL: get_rows claim\n"); fails++; }
+        ggml_sycl_bitcos_get_rows(sctx, gr);
+        bad = 0;
+        for (int i = 0; i < 10; ++i) for (int j = 0; j < 512; ++j) {
+            const size_t r = (size_t) (i / 5) * 24 + iv[i];
+            const float want = (float) w3.t[r * 512 + j] * w3.d[r * 2 + j / 256];
+            const float got = ((float *) gr->data)[(size_t) i * 512 + j];
+            if (memcmp(&want, &got, 4) != 0) bad++;
+        }
+        printf("%s get_rows 3-D: %d of %d differ\n", f16 ? "f16" : "f32", bad, 10 * 512);
+        fails += bad != 0;
+    }
+    // MUL_MAT_ID: experts [512, 24, 4], ids [2, 3], src1 [512, ne11, 3] with ne11 = 1 (broadcast) and 2
+    for (bool f16 : { true, false }) for (int ne11 : { 1, 2 }) {
+        bitcos_w w; make(ctx, w, 512, 24, 4, f16, rng);
+        ggml_tensor * b = ggml_new_tensor_3d(ctx, GGML_TYPE_F32, 512, ne11, 3);
+        for (int64_t i = 0; i < ggml_nelements(b); ++i) ((float *) b->data)[i] = std::normal_distribution<float>(0, 1)(rng);
+        ggml_tensor * ids = ggml_new_tensor_2d(ctx, GGML_TYPE_I32, 2, 3);
+        const int32_t iv[6] = { 3, 0, 1, 3, 2, 1 };
+        memcpy(ids->data, iv, sizeof iv);
+        ggml_tensor * out = ggml_mul_mat_id(ctx, w.bm, b, ids);
+        if (!ggml_sycl_bitcos_can_mul_mat_id(out)) { printf("FAIL: mul_mat_id claim\n"); fails++; }
+        ggml_sycl_bitcos_mul_mat_id(sctx, out);
+        double maxrel = 0;
+        for (int t = 0; t < 3; ++t) for (int s = 0; s < 2; ++s) for (int r = 0; r < 24; ++r) {
+            const int e = iv[t * 2 + s];
+            const size_t row = (size_t) e * 24 + r;
+            const float * x = (const float *) b->data + ((size_t) (s % ne11) + (size_t) t * ne11) * 512;
+            double ref = 0, mag = 0;
+            for (int j = 0; j < 512; ++j) {
+                const double v = w.t[row * 512 + j] * (double) w.d[row * 2 + j / 256] * x[j];
+                ref += v; mag += std::fabs(v);
+            }
+            const double got = *(const float *) ((const char *) out->data + s * out->nb[1] + t * out->nb[2] + r * 4);
+            const double rel = mag == 0 ? std::fabs(got) : std::fabs(got - ref) / mag;
+            if (rel > maxrel) maxrel = rel;
+        }
+        printf("%s MUL_MAT_ID ne11=%d: max |err| / sum|terms| = %.2e\n", f16 ? "f16" : "f32", ne11, maxrel);
+        if (!(maxrel < 1e-2)) fails++;
+    }
+    printf(fails ? "FAILED\n" : "glue OK\n");
+    return fails != 0;
+}
