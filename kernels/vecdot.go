@@ -27,12 +27,23 @@ import (
 // multiply into the add). Every C variant must return the same bits for
 // activations in -127..127 (what QuantizeQ8K produces).
 func VecDotQ8K(bitmap, signs []byte, d16 []uint16, d32 float32, y []BlockQ8K) float32 {
+	var sumf float32
+	exactBlocks("VecDotQ8K", bitmap, signs, d16, d32, y, func(sumi int32, d float32) {
+		sumf += float32(float32(sumi) * d)
+	})
+	return sumf
+}
+
+// exactBlocks walks a row's 256-blocks in order and hands each block's exact
+// int32 sum of t_j * y[b].Qs[j] and its d = y[b].D * scale to step: the part
+// every reference order shares (the orders differ only in step's float
+// arithmetic).
+func exactBlocks(who string, bitmap, signs []byte, d16 []uint16, d32 float32, y []BlockQ8K, step func(sumi int32, d float32)) {
 	k := len(bitmap) * 8
 	if k%QK_K != 0 || len(y) < k/QK_K || (d16 != nil && len(d16) < k/QK_K) {
-		panic(fmt.Sprintf("kernels: VecDotQ8K: %d bitmap bytes, %d blocks, %d scales", len(bitmap), len(y), len(d16)))
+		panic(fmt.Sprintf("kernels: %s: %d bitmap bytes, %d blocks, %d scales", who, len(bitmap), len(y), len(d16)))
 	}
 	pos := 0 // next sign bit
-	var sumf float32
 	for b := range k / QK_K {
 		q := &y[b].Qs
 		var sumi int32
@@ -53,8 +64,6 @@ func VecDotQ8K(bitmap, signs []byte, d16 []uint16, d32 float32, y []BlockQ8K) fl
 		if d16 != nil {
 			scale = float16.Frombits(d16[b]).Float32()
 		}
-		d := y[b].D * scale
-		sumf += float32(float32(sumi) * d)
+		step(sumi, y[b].D*scale)
 	}
-	return sumf
 }
