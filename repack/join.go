@@ -103,10 +103,32 @@ func joinShardsWith(paths []string, name string, open func(string) (*ggufx.File,
 			srcs = append(srcs, source{sh, i})
 		}
 	}
-	hdr, dataOffset, ts, err := ggufx.EncodeHeaderUnpadded(h)
+	parts := make([]tensorSource, len(srcs))
+	for k, s := range srcs {
+		parts[k] = tensorSource{s.f.ReaderAt(), s.f.DataOffset + s.f.Tensors[s.i].Offset}
+	}
+	f, err := virtualGGUF(h, parts, name)
 	if err != nil {
 		closeAll()
-		return nil, nil, fmt.Errorf("%s: the shards do not join into a GGUF file: %w", name, err)
+		return nil, nil, err
+	}
+	return f, closeAll, nil
+}
+
+// tensorSource is where a tensor's data lies: at off in r.
+type tensorSource struct {
+	r   io.ReaderAt
+	off uint64
+}
+
+// virtualGGUF is the GGUF file header h describes, laid out as a writer
+// lays it out, served without being written: the header encoded in memory,
+// tensor k's data read from srcs[k], the padding as zeros. Errors name the
+// file as name.
+func virtualGGUF(h ggufx.Header, srcs []tensorSource, name string) (*ggufx.File, error) {
+	hdr, dataOffset, ts, err := ggufx.EncodeHeaderUnpadded(h)
+	if err != nil {
+		return nil, fmt.Errorf("%s: its tensors do not make a GGUF file: %w", name, err)
 	}
 	j := &joinedReader{}
 	add := func(n uint64, src io.ReaderAt, off uint64) {
@@ -118,17 +140,10 @@ func joinShardsWith(paths []string, name string, open func(string) (*ggufx.File,
 	add(uint64(len(hdr)), readerOf(hdr), 0)
 	add(dataOffset-uint64(len(hdr)), nil, 0)
 	for k, t := range ts {
-		s := srcs[k]
-		st := s.f.Tensors[s.i]
-		add(t.Size, s.f.ReaderAt(), s.f.DataOffset+st.Offset)
+		add(t.Size, srcs[k].r, srcs[k].off)
 		add(pad(t.Size, h.Alignment)-t.Size, nil, 0)
 	}
-	f, err := ggufx.Parse(j, int64(j.size), name)
-	if err != nil {
-		closeAll()
-		return nil, nil, err
-	}
-	return f, closeAll, nil
+	return ggufx.Parse(j, int64(j.size), name)
 }
 
 type bytesReaderAt []byte

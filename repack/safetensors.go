@@ -3,7 +3,6 @@ package repack
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"strings"
 
@@ -59,11 +58,7 @@ func (s *statsSource) openSafetensors(name string) (*input, error) {
 		return nil, err
 	}
 	h.KVs = append(h.KVs, kvs...)
-	type ref struct {
-		r   io.ReaderAt
-		off uint64
-	}
-	var refs []ref
+	var refs []tensorSource
 	seen := map[string]string{}
 	for k, fname := range files {
 		r, size, err := s.openAt(fname)
@@ -97,30 +92,13 @@ func (s *statsSource) openSafetensors(name string) (*input, error) {
 				}
 			}
 			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: g, Type: typ, Dims: dims})
-			refs = append(refs, ref{r, t.Offset})
+			refs = append(refs, tensorSource{r, t.Offset})
 		}
 	}
 	if ix != nil && len(seen)+len(s.info.Omitted) != len(ix.WeightMap) {
 		return nil, fmt.Errorf("%s: the index lists %d tensors, its shards hold %d", name, len(ix.WeightMap), len(seen)+len(s.info.Omitted))
 	}
-	hdr, dataOffset, ts, err := ggufx.EncodeHeaderUnpadded(h)
-	if err != nil {
-		return nil, fmt.Errorf("%s: the tensors do not fit a GGUF header: %w", name, err)
-	}
-	j := &joinedReader{}
-	add := func(n uint64, src io.ReaderAt, off uint64) {
-		if n > 0 {
-			j.segs = append(j.segs, segment{start: j.size, end: j.size + n, src: src, off: off})
-			j.size += n
-		}
-	}
-	add(uint64(len(hdr)), readerOf(hdr), 0)
-	add(dataOffset-uint64(len(hdr)), nil, 0)
-	for k, t := range ts {
-		add(t.Size, refs[k].r, refs[k].off)
-		add(pad(t.Size, h.Alignment)-t.Size, nil, 0)
-	}
-	f, err := ggufx.Parse(j, int64(j.size), name)
+	f, err := virtualGGUF(h, refs, name)
 	if err != nil {
 		return nil, err
 	}
