@@ -20,6 +20,21 @@ type testRows struct {
 	d32     float32
 }
 
+// termBound is the sum over row r's blocks of the largest |term| a block's
+// dot product can hold, |y.D * scale| * 256 * 127: what two float orders of
+// the same exact sums may differ by is a small multiple of it.
+func (m *testRows) termBound(r int, y []BlockQ8K) float64 {
+	var bound float64
+	for b := range m.k / QK_K {
+		scale := m.d32
+		if m.d16 != nil {
+			scale = f16(m.d16[r*m.k/QK_K+b])
+		}
+		bound += math.Abs(float64(y[b].D)*float64(scale)) * 256 * 127
+	}
+	return bound
+}
+
 func (m *testRows) rowBitmap(r int) []byte { return m.bitmap[r*m.k/8 : (r+1)*m.k/8] }
 func (m *testRows) rowSigns(r int) []byte  { return m.signs[m.off[r]:] }
 func (m *testRows) rowScales(r int) []uint16 {

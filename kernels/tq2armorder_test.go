@@ -34,14 +34,7 @@ func TestTQ2ARMOrderReference(t *testing.T) {
 					// each block's fused step skips one rounding of the
 					// product (at most half an ulp of |term| <= |d|*256*127);
 					// the sums round alike: bound by the terms' magnitudes
-					var bound float64
-					for b := range k / QK_K {
-						scale := m.d32
-						if m.d16 != nil {
-							scale = f16(m.d16[r*k/QK_K+b])
-						}
-						bound += math.Abs(float64(y[b].D)*float64(scale)) * 256 * 127
-					}
+					bound := m.termBound(r, y)
 					if d := math.Abs(float64(arm) - float64(exact)); d > 0x1p-22*bound {
 						t.Fatalf("k=%d row %d: ARM order %v far from exact order %v (bound %g)", k, r, arm, exact, 0x1p-22*bound)
 					}

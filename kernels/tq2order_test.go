@@ -105,7 +105,6 @@ func TestTQ2OrderMatchesReference(t *testing.T) {
 			}
 			checked[v.name] += m.rows
 		}
-		k := m.k
 		for r := range m.rows {
 			exact := VecDotQ8K(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.d32, y)
 			if want[r] == exact {
@@ -114,14 +113,7 @@ func TestTQ2OrderMatchesReference(t *testing.T) {
 			differ++
 			// Both orders round a few float steps per block: bound the
 			// difference by the blocks' largest possible terms.
-			var bound float64
-			for b := range k / QK_K {
-				scale := m.d32
-				if m.d16 != nil {
-					scale = f16(m.d16[r*k/QK_K+b])
-				}
-				bound += math.Abs(float64(y[b].D)*float64(scale)) * 256 * 127
-			}
+			bound := m.termBound(r, y)
 			if d := math.Abs(float64(want[r] - exact)); d > 1e-6*bound {
 				t.Fatalf("%s row %d: TQ2_0 order %v far from exact order %v", what, r, want[r], exact)
 			}
