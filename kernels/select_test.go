@@ -148,6 +148,9 @@ func TestSelect(t *testing.T) {
 			if c.Name != ckern.KernelName(c.Kernel) || c.Order != ckern.KernelOrder(c.Kernel) {
 				t.Errorf("descriptor %+v disagrees with kernel %d's name and order", c, c.Kernel)
 			}
+			if c.Forced != strings.HasPrefix(c.Why, "forced") {
+				t.Errorf("forced = %v with reason %q", c.Forced, c.Why)
+			}
 		})
 	}
 }
@@ -219,5 +222,56 @@ func TestSlowPdepTwin(t *testing.T) {
 	// AMD and Hygon below 0x19; Zen 2 slow, Zen 3 fast
 	if slow != 2*0x19 || !format.SlowPdep(cpuid.AMD, 0x17) || format.SlowPdep(cpuid.AMD, 0x19) || format.SlowPdep(cpuid.Intel, 0x17) {
 		t.Fatalf("the rule is not AMD/Hygon family < 0x19 (%d slow)", slow)
+	}
+}
+
+// TestSelectLayout: every branch of bitcos_select_layout
+// (c/bitcos_select.h), with kernels as bitcos_select returns them.
+func TestSelectLayout(t *testing.T) {
+	needCgo(t)
+	idx := kernelIndex(t)
+	str := func(s string) *string { return &s }
+	kernel := func(built string, forced *string) ckern.Choice {
+		return ckern.Select(ckern.Features{Built: builtMask(t, idx, built), PCLMUL: true, Vendor: vendorIntel, Family: 6}, forced)
+	}
+	zen2 := ckern.Select(ckern.Features{Built: builtMask(t, idx, buildAVX2), PCLMUL: true, Vendor: vendorAMD, Family: 0x17}, nil)
+	tests := []struct {
+		name   string
+		k      ckern.Choice
+		fp16   bool
+		forced *string
+		want   string
+		why    string
+	}{
+		{"AVX-512", kernel(buildAVX512, nil), true, nil, "native", "default: avx512_tq2"},
+		{"AVX2 (clmul)", kernel(buildAVX2, nil), true, nil, "tq2_0", "without AVX-512"},
+		{"AVX2 without clmul", kernel(buildNoClm, nil), true, nil, "tq2_0", "without AVX-512"},
+		{"Zen 2", zen2, true, nil, "tq2_0", "without AVX-512"},
+		{"AVX2 without FMA", kernel(buildNoFMA2, nil), true, nil, "tq2_0", "without AVX-512"},
+		{"aarch64", kernel(buildARM, nil), true, nil, "tq2_0", "neon_tq2"},
+		{"x86-64 baseline", kernel(buildNone, nil), true, nil, "tq2_0", "no SIMD"},
+		{"f32 scale, AVX2", kernel(buildAVX2, nil), false, nil, "native", "per-tensor f32"},
+		{"f32 scale, forced tq2_0", kernel(buildAVX2, nil), false, str("tq2_0"), "native", "per-tensor f32"},
+		{"forced tq2_0 on AVX-512", kernel(buildAVX512, nil), true, str("tq2_0"), "tq2_0", "forced by GGML_BITCOS_LAYOUT"},
+		{"forced native on AVX2", kernel(buildAVX2, nil), true, str("native"), "native", "forced by GGML_BITCOS_LAYOUT"},
+		{"forced native on aarch64", kernel(buildARM, nil), true, str("native"), "native", "forced by GGML_BITCOS_LAYOUT"},
+		{"empty forced layout", kernel(buildAVX2, nil), true, str(""), "tq2_0", "default:"},
+		{"unknown forced layout", kernel(buildAVX512, nil), true, str("TQ2_0"), "native", "unknown GGML_BITCOS_LAYOUT ignored; default: avx512_tq2"},
+		{"forced kernel on AVX2", kernel(buildAVX2, str("avx2_clmul")), true, nil, "native", "GGML_BITCOS_KERNEL forces"},
+		{"forced scalar kernel", kernel(buildAVX512, str("tq2order")), true, nil, "native", "GGML_BITCOS_KERNEL forces"},
+		{"forced kernel not built", kernel(buildAVX2, str("avx512_tq2")), true, nil, "native", "GGML_BITCOS_KERNEL forces"},
+		{"forced kernel and layout", kernel(buildAVX512, str("avx512_tq2")), true, str("tq2_0"), "tq2_0", "forced by GGML_BITCOS_LAYOUT"},
+		{"unknown forced kernel", kernel(buildAVX2, str("avx1024")), true, nil, "tq2_0", "default:"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := ckern.SelectLayout(tc.k, tc.fp16, tc.forced)
+			if c.Name != tc.want || !strings.Contains(c.Why, tc.why) || c.Name != ckern.LayoutName(c.Layout) {
+				t.Errorf("kernel %s (forced %v): got %s (%d, %q), want %s (reason containing %q)", tc.k.Name, tc.k.Forced, c.Name, c.Layout, c.Why, tc.want, tc.why)
+			}
+		})
+	}
+	if ckern.LayoutName(-1) != "" || ckern.LayoutName(2) != "" || ckern.LayoutName(0) != "native" || ckern.LayoutName(1) != "tq2_0" {
+		t.Fatal("layout names are not native, tq2_0")
 	}
 }

@@ -64,7 +64,13 @@ int bitcos_slow_pdep(int vendor, int family) {
 }
 
 static struct bitcos_choice bitcos_choose(int kernel, const char * why) {
-    struct bitcos_choice c = { kernel, bitcos_kernel_order(kernel), bitcos_kernel_name(kernel), why };
+    struct bitcos_choice c = { kernel, bitcos_kernel_order(kernel), bitcos_kernel_name(kernel), why, 0 };
+    return c;
+}
+
+static struct bitcos_choice bitcos_choose_forced(int kernel, const char * why) {
+    struct bitcos_choice c = bitcos_choose(kernel, why);
+    c.forced = 1;
     return c;
 }
 
@@ -84,12 +90,12 @@ struct bitcos_choice bitcos_select(const struct bitcos_cpu_features * f, const c
                 continue;
             }
             if (bitcos_runs(f, k) || bitcos_kernel_fallback[k] == k) {
-                return bitcos_choose(k, "forced by GGML_BITCOS_KERNEL");
+                return bitcos_choose_forced(k, "forced by GGML_BITCOS_KERNEL");
             }
             if (k == BITCOS_KERNEL_AVX2_CLMUL && (f->built >> k & 1u)) {
-                return bitcos_choose(BITCOS_KERNEL_TQ2ORDER, "forced avx2_clmul, but this CPU lacks PCLMULQDQ: its scalar fallback of the same order");
+                return bitcos_choose_forced(BITCOS_KERNEL_TQ2ORDER, "forced avx2_clmul, but this CPU lacks PCLMULQDQ: its scalar fallback of the same order");
             }
-            return bitcos_choose(bitcos_kernel_fallback[k], "forced kernel not compiled in this build: its scalar fallback of the same order");
+            return bitcos_choose_forced(bitcos_kernel_fallback[k], "forced kernel not compiled in this build: its scalar fallback of the same order");
         }
         unknown = "unknown GGML_BITCOS_KERNEL ignored; default: ";
     }
@@ -126,4 +132,51 @@ struct bitcos_choice bitcos_select(const struct bitcos_cpu_features * f, const c
     }
     BITCOS_PICK(BITCOS_KERNEL_GENERIC, "no SIMD kernel in this build, exact order (TQ2_0's generic kernel)");
 #undef BITCOS_PICK
+}
+
+static const char * const bitcos_layout_names[BITCOS_LAYOUT_COUNT] = {
+    [BITCOS_LAYOUT_NATIVE] = "native",
+    [BITCOS_LAYOUT_TQ2_0]  = "tq2_0",
+};
+
+const char * bitcos_layout_name(int layout) {
+    return layout >= 0 && layout < BITCOS_LAYOUT_COUNT ? bitcos_layout_names[layout] : NULL;
+}
+
+static struct bitcos_layout_choice bitcos_layout_choose(int layout, const char * why) {
+    struct bitcos_layout_choice c = { layout, bitcos_layout_name(layout), why };
+    return c;
+}
+
+struct bitcos_layout_choice bitcos_select_layout(const struct bitcos_choice * k, int fp16_scales, const char * forced) {
+    if (!fp16_scales) {
+        return bitcos_layout_choose(BITCOS_LAYOUT_NATIVE, "per-tensor f32 scale: TQ2_0 blocks cannot hold it exactly");
+    }
+    const char * unknown = NULL;
+    if (forced != NULL && forced[0] != '\0') {
+        for (int l = 0; l < BITCOS_LAYOUT_COUNT; ++l) {
+            if (strcmp(forced, bitcos_layout_names[l]) == 0) {
+                return bitcos_layout_choose(l, "forced by GGML_BITCOS_LAYOUT");
+            }
+        }
+        unknown = "unknown GGML_BITCOS_LAYOUT ignored; ";
+    }
+#define BITCOS_LAYOUT_PICK(l, why) \
+    return bitcos_layout_choose(l, unknown ? "unknown GGML_BITCOS_LAYOUT ignored; " why : why)
+    if (k->forced) {
+        BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_NATIVE, "GGML_BITCOS_KERNEL forces a BITCOS kernel");
+    }
+    if (k->kernel == BITCOS_KERNEL_AVX512_TQ2) {
+        BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_NATIVE, "default: avx512_tq2 decodes as fast as memory delivers, the smaller stream wins");
+    }
+    switch (k->kernel) {
+        case BITCOS_KERNEL_NEON_TQ2:
+            BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_TQ2_0, "default: neon_tq2 needs about 4x the instructions of TQ2_0's NEON kernel");
+        case BITCOS_KERNEL_GENERIC:
+        case BITCOS_KERNEL_TQ2ORDER:
+        case BITCOS_KERNEL_TQ2ORDER_ARM:
+            BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_TQ2_0, "default: no SIMD BITCOS kernel in this build");
+    }
+    BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_TQ2_0, "default: without AVX-512 the BITCOS decode is slower than TQ2_0's kernel");
+#undef BITCOS_LAYOUT_PICK
 }

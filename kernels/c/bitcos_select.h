@@ -58,6 +58,7 @@ struct bitcos_choice {
     int          order;  // enum bitcos_order
     const char * name;   // bitcos_kernel_name(kernel)
     const char * why;    // one line for the log (static storage)
+    int          forced; // GGML_BITCOS_KERNEL named this kernel (1), or it is the default (0)
 };
 
 // The one "slow pdep" rule: pdep/pext are microcoded on AMD before Zen 3
@@ -79,6 +80,43 @@ int bitcos_slow_pdep(int vendor, int family);
 //   neon_tq2                                    (aarch64 builds)
 //   generic
 struct bitcos_choice bitcos_select(const struct bitcos_cpu_features * f, const char * forced);
+
+// Where BITCOS weights are multiplied from. NATIVE: the file's own layout,
+// through the kernel above (the smallest bytes per weight: wins where the
+// decode keeps up with memory). TQ2_0: each weight decoded once at load into
+// TQ2_0 blocks (`bitcos_codes_to_tq2_0`; patch 0002's CPU extra buffer type)
+// and multiplied by ggml's own TQ2_0 kernels: results bit-identical to the
+// TQ2_0 source, at TQ2_0's speed, the file and the download still small.
+enum bitcos_layout {
+    BITCOS_LAYOUT_NATIVE,
+    BITCOS_LAYOUT_TQ2_0,
+    BITCOS_LAYOUT_COUNT
+};
+
+struct bitcos_layout_choice {
+    int          layout; // enum bitcos_layout
+    const char * name;   // bitcos_layout_name(layout): "native", "tq2_0"
+    const char * why;    // one line for the log (static storage)
+};
+
+// The layout of one weight tensor. k: the kernel bitcos_select chose.
+// fp16_scales: the tensor has one fp16 scale per 256 weights (TQ2_0's block
+// scale); a per-tensor f32 scale (an I2_S source) has no exact TQ2_0 form.
+// forced (GGML_BITCOS_LAYOUT, may be NULL): "native" or "tq2_0".
+// First that applies:
+//   native   the tensor has a per-tensor f32 scale (even when forced)
+//   forced   GGML_BITCOS_LAYOUT names a layout (an unknown name is ignored)
+//   native   GGML_BITCOS_KERNEL forced a kernel (the user asked to run it)
+//   native   the kernel is avx512_tq2: its decode keeps up with memory, and
+//            the smaller stream wins (docs/BENCHMARKS.md: 1.00-1.54x TQ2_0)
+//   tq2_0    any other kernel: on AVX2 alone BITCOS ran 0.72-0.81x TQ2_0
+//            (Ice Lake), NEON needs ~4x TQ2_0's instructions per weight
+//            (80.5 vs 20.75 per 64), the scalar kernels more
+// `gguf-bitcos advise` prints this choice beside its measurements (the Go
+// test kernels/select_test.go checks every branch).
+struct bitcos_layout_choice bitcos_select_layout(const struct bitcos_choice * k, int fp16_scales, const char * forced);
+
+const char * bitcos_layout_name(int layout);   // NULL when out of range
 
 const char * bitcos_kernel_name(int kernel);   // NULL when out of range
 int          bitcos_kernel_order(int kernel);  // enum bitcos_order, -1 when out of range

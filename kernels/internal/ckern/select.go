@@ -16,6 +16,13 @@ import "unsafe"
 type Choice struct {
 	Kernel, Order int
 	Name, Why     string
+	Forced        bool // GGML_BITCOS_KERNEL named the kernel
+}
+
+// LayoutChoice is bitcos_select_layout's answer.
+type LayoutChoice struct {
+	Layout    int
+	Name, Why string
 }
 
 // Features mirrors struct bitcos_cpu_features.
@@ -37,7 +44,29 @@ func Select(f Features, forced *string) Choice {
 		defer C.free(unsafe.Pointer(cs))
 	}
 	c := C.bitcos_select(&cf, cs)
-	return Choice{Kernel: int(c.kernel), Order: int(c.order), Name: C.GoString(c.name), Why: C.GoString(c.why)}
+	return Choice{Kernel: int(c.kernel), Order: int(c.order), Name: C.GoString(c.name), Why: C.GoString(c.why), Forced: c.forced != 0}
+}
+
+// SelectLayout calls bitcos_select_layout with k (as bitcos_select returned
+// it); forced == nil passes NULL.
+func SelectLayout(k Choice, fp16Scales bool, forced *string) LayoutChoice {
+	ck := C.struct_bitcos_choice{kernel: C.int(k.Kernel), order: C.int(k.Order), forced: cbool(k.Forced)}
+	var cs *C.char
+	if forced != nil {
+		cs = C.CString(*forced)
+		defer C.free(unsafe.Pointer(cs))
+	}
+	c := C.bitcos_select_layout(&ck, cbool(fp16Scales), cs)
+	return LayoutChoice{Layout: int(c.layout), Name: C.GoString(c.name), Why: C.GoString(c.why)}
+}
+
+// LayoutName is bitcos_layout_name ("" for NULL).
+func LayoutName(l int) string {
+	p := C.bitcos_layout_name(C.int(l))
+	if p == nil {
+		return ""
+	}
+	return C.GoString(p)
 }
 
 // KernelName is bitcos_kernel_name ("" for NULL).

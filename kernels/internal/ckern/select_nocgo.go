@@ -8,7 +8,20 @@ import "unsafe"
 type Choice struct {
 	Kernel, Order int
 	Name, Why     string
+	Forced        bool
 }
+
+// LayoutChoice is bitcos_select_layout's answer.
+type LayoutChoice struct {
+	Layout    int
+	Name, Why string
+}
+
+// SelectLayout panics without cgo.
+func SelectLayout(Choice, bool, *string) LayoutChoice { panic("ckern: built without cgo") }
+
+// LayoutName panics without cgo.
+func LayoutName(int) string { panic("ckern: built without cgo") }
 
 // Features mirrors struct bitcos_cpu_features.
 type Features struct {
