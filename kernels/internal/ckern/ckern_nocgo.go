@@ -85,3 +85,14 @@ func ClmulPerm(ClmulBuild, int, unsafe.Pointer) []byte { panic("ckern: built wit
 func ClmulGEMV(ClmulBuild, int, int, bool, []byte, []byte, []uint32, []uint16, float32, unsafe.Pointer, []float32) {
 	panic("ckern: built without cgo")
 }
+
+// CheckRows panics without cgo.
+func CheckRows(bool, int, int, []byte, []int32, int64) int64 { panic("ckern: built without cgo") }
+
+// ToTQ2_0 panics without cgo.
+func ToTQ2_0(bool, int, int, []byte, []byte, []int32, []byte, []uint16) int64 {
+	panic("ckern: built without cgo")
+}
+
+// RowFromTQ2_0 panics without cgo.
+func RowFromTQ2_0(bool, int, []byte, []byte, []byte, []uint16) int { panic("ckern: built without cgo") }

@@ -1,0 +1,101 @@
+// BITCOS <-> TQ2_0 blocks (bitcos_layout.h): the conversion of the load-time
+// TQ2_0 layout, its row-index check, and the way back (for reading a converted
+// weight's BITCOS form out again).
+//
+// Decoding reuses bitcos_row_codes (bitcos_codes.c: pdep with AVX2 + BMI2,
+// scalar otherwise): a row becomes one code byte per weight, c = t + 1, which
+// is exactly TQ2_0's 2-bit code; packing four of them per byte is then a
+// shift-and-or over 32-byte runs, which compilers vectorise.
+
+#include "bitcos_layout.h"
+#include "bitcos.h"
+
+#include <string.h>
+
+// BITCOS_LAYOUT_SWAR_POPCOUNT: the portable popcount even where a builtin
+// exists (the Go tests build it so, to test it).
+static inline int bitcos_layout_popcount64(uint64_t v) {
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(BITCOS_LAYOUT_SWAR_POPCOUNT)
+    return __builtin_popcountll(v);
+#else
+    v = v - ((v >> 1) & 0x5555555555555555ull);
+    v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+    v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int) ((v * 0x0101010101010101ull) >> 56);
+#endif
+}
+
+int64_t bitcos_check_rows(int64_t nrows, int n, const uint8_t * bitmap, const int32_t * rows, int64_t sign_bytes) {
+    if (nrows > 0 && rows[0] != 0) {
+        return 0;
+    }
+    const int64_t row_bytes = n / 8;
+    for (int64_t r = 0; r < nrows; ++r) {
+        int64_t nnz = 0;
+        const uint8_t * b = bitmap + r * row_bytes;
+        for (int64_t i = 0; i + 8 <= row_bytes; i += 8) {
+            uint64_t v;
+            memcpy(&v, b + i, 8);
+            nnz += bitcos_layout_popcount64(v);
+        }
+        // in int64: a crafted index may hold any int32 values
+        const int64_t len = (int64_t) rows[r + 1] - (int64_t) rows[r];
+        if (len != (nnz + 7) / 8 || (int64_t) rows[r + 1] + 8 > sign_bytes) {
+            return r;
+        }
+    }
+    return -1;
+}
+
+void bitcos_row_to_tq2_0(int n, uint8_t * dst, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16,
+                         uint8_t * codes) {
+    bitcos_row_codes(n, codes, bitmap, signs);
+    for (int b = 0; b < n / BITCOS_QK_K; ++b) {
+        const uint8_t * c = codes + b * BITCOS_QK_K;
+        uint8_t * q = dst + b * BITCOS_TQ2_0_BLOCK_BYTES;
+        for (int h = 0; h < 2; ++h) {
+            for (int j = 0; j < 32; ++j) {
+                const uint8_t * ch = c + 128 * h + j;
+                q[32 * h + j] = (uint8_t) (ch[0] | ch[32] << 2 | ch[64] << 4 | ch[96] << 6);
+            }
+        }
+        memcpy(q + 64, &d16[b], 2);
+    }
+}
+
+int64_t bitcos_to_tq2_0(int64_t nrows, int n, uint8_t * dst, const uint8_t * bitmap, const int32_t * rows,
+                        const uint8_t * signs, int64_t sign_bytes, const uint16_t * d16, uint8_t * codes) {
+    const int64_t bad = bitcos_check_rows(nrows, n, bitmap, rows, sign_bytes);
+    if (bad >= 0) {
+        return bad;
+    }
+    const int64_t nb = n / BITCOS_QK_K;
+    for (int64_t r = 0; r < nrows; ++r) {
+        bitcos_row_to_tq2_0(n, dst + r * nb * BITCOS_TQ2_0_BLOCK_BYTES, bitmap + r * (n / 8), signs + rows[r],
+                            d16 + r * nb, codes);
+    }
+    return -1;
+}
+
+int bitcos_row_from_tq2_0(int n, const uint8_t * src, uint8_t * bitmap, uint8_t * signs, uint16_t * d16) {
+    memset(bitmap, 0, (size_t) n / 8);
+    memset(signs, 0, (size_t) n / 8);
+    int pos = 0;
+    for (int b = 0; b < n / BITCOS_QK_K; ++b) {
+        const uint8_t * q = src + b * BITCOS_TQ2_0_BLOCK_BYTES;
+        for (int e = 0; e < BITCOS_QK_K; ++e) {
+            const int c = (q[(e / 128) * 32 + e % 32] >> (2 * ((e % 128) / 32))) & 3;
+            if (c == 1) {
+                continue;
+            }
+            const int j = b * BITCOS_QK_K + e;
+            bitmap[j >> 3] |= (uint8_t) (1u << (j & 7));
+            if (c == 0) {
+                signs[pos >> 3] |= (uint8_t) (1u << (pos & 7));
+            }
+            ++pos;
+        }
+        memcpy(&d16[b], q + 64, 2);
+    }
+    return (pos + 7) / 8;
+}
