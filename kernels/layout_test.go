@@ -75,7 +75,7 @@ func index32(off []uint32) []int32 {
 // for the same ternary values and fp16 scales: out of place and in place
 // (the bitmap at the tail of the TQ2_0-sized buffer, as ggml-cpu's
 // bitcos-layout.cpp holds it); and bitcos_row_from_tq2_0 gives back each
-// row's bitmap, sign stream and scales.
+// row's bitmap, sign stream and scales, bitcos_row_presence_tq2_0 its bitmap.
 func TestToTQ2_0(t *testing.T) {
 	needCgo(t)
 	rng := rand.New(rand.NewPCG(12, 66))
@@ -131,6 +131,11 @@ func TestToTQ2_0(t *testing.T) {
 			rb, rs, rd := make([]byte, tc.k/8), make([]byte, tc.k/8), make([]uint16, tc.k/QK_K)
 			rowTQ := tc.k / QK_K * 66
 			for r := range tc.rows {
+				pb := bytes.Repeat([]byte{0x3c}, tc.k/8)
+				ckern.RowPresenceTQ2_0(scalar, tc.k, want[r*rowTQ:(r+1)*rowTQ], pb)
+				if i := firstDiff(pb, bitmap[r*tc.k/8:(r+1)*tc.k/8]); i >= 0 {
+					t.Fatalf("%s: bitcos_row_presence_tq2_0 row %d: bitmap byte %d is %#02x, want %#02x", name, r, i, pb[i], bitmap[r*tc.k/8+i])
+				}
 				n := ckern.RowFromTQ2_0(scalar, tc.k, want[r*rowTQ:(r+1)*rowTQ], rb, rs, rd)
 				if n != int(off[r+1]-off[r]) || !bytes.Equal(rb, bitmap[r*tc.k/8:(r+1)*tc.k/8]) ||
 					!bytes.Equal(rs[:n], signs[off[r]:off[r+1]]) || !slices.Equal(rd, d16[r*tc.k/QK_K:(r+1)*tc.k/QK_K]) {

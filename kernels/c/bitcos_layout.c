@@ -99,3 +99,26 @@ int bitcos_row_from_tq2_0(int n, const uint8_t * src, uint8_t * bitmap, uint8_t 
     }
     return (pos + 7) / 8;
 }
+
+void bitcos_row_presence_tq2_0(int n, const uint8_t * src, uint8_t * bitmap) {
+    for (int b = 0; b < n / BITCOS_QK_K; ++b) {
+        const uint8_t * q = src + b * BITCOS_TQ2_0_BLOCK_BYTES;
+        uint8_t * bm = bitmap + b * (BITCOS_QK_K / 8);
+        // 8 bytes of qs: byte i holds codes of 4 weights at bits 2s, 2s+1.
+        // absent = code 1 = lo & ~hi; present bit at 2s of byte i. Weight
+        // 128h + 32s + 8jj + i is bit i of bitmap byte 16h + 4s + jj; the
+        // multiply gathers bit 0 of each byte i into bit 56 + i (the eight
+        // partial products land on distinct bits: no carries).
+        for (int h = 0; h < 2; ++h) {
+            for (int jj = 0; jj < 4; ++jj) {
+                uint64_t v;
+                memcpy(&v, q + 32 * h + 8 * jj, 8);
+                const uint64_t present = ~(v & ~(v >> 1));
+                for (int s = 0; s < 4; ++s) {
+                    const uint64_t x = (present >> (2 * s)) & 0x0101010101010101ull;
+                    bm[16 * h + 4 * s + jj] = (uint8_t) ((x * 0x0102040810204080ull) >> 56);
+                }
+            }
+        }
+    }
+}

@@ -54,6 +54,11 @@ int64_t bitcos_to_tq2_0(int64_t nrows, int n, uint8_t * dst, const uint8_t * bit
 // Code 3 (not ternary; never written by bitcos_row_to_tq2_0) reads as +1.
 int bitcos_row_from_tq2_0(int n, const uint8_t * src, uint8_t * bitmap, uint8_t * signs, uint16_t * d16);
 
+// Only the bitmap of one row (n/8 bytes) from its TQ2_0 blocks, 64 bits at a
+// time (a weight is present when its code is not 1): what reading a
+// converted weight's bitmap back costs (the loader's check reads it).
+void bitcos_row_presence_tq2_0(int n, const uint8_t * src, uint8_t * bitmap);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: b8127b7f37d195fee0c3a1ba8116ef0446f9f55c65760721825332ae2f50ddb6
+// kernels/c sha256: e3340b127044813b9d81f1efe6899403f0fe599148fab69516e26a2b774d4e4e
 // Whole GEMVs of the ARM-order kernels (bitcos_neon_tq2.c), as gemv.c does
 // for the others.
 #include "armorder.h"

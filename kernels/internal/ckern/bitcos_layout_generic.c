@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: b8127b7f37d195fee0c3a1ba8116ef0446f9f55c65760721825332ae2f50ddb6
+// kernels/c sha256: e3340b127044813b9d81f1efe6899403f0fe599148fab69516e26a2b774d4e4e
 // bitcos_layout.c under other names, on the scalar build of bitcos_codes.c
 // (bitcos_codes_generic.c here) and with the portable popcount.
 #define BITCOS_LAYOUT_SWAR_POPCOUNT 1
@@ -9,4 +9,5 @@
 #define bitcos_row_to_tq2_0 bitcos_row_to_tq2_0_generic
 #define bitcos_to_tq2_0 bitcos_to_tq2_0_generic
 #define bitcos_row_from_tq2_0 bitcos_row_from_tq2_0_generic
+#define bitcos_row_presence_tq2_0 bitcos_row_presence_tq2_0_generic
 #include "../../c/bitcos_layout.c"

@@ -1,5 +1,5 @@
 //go:build cgo
 
-// kernels/c sha256: b8127b7f37d195fee0c3a1ba8116ef0446f9f55c65760721825332ae2f50ddb6
+// kernels/c sha256: e3340b127044813b9d81f1efe6899403f0fe599148fab69516e26a2b774d4e4e
 // One translation unit per kernel file (see ckern.go).
 #include "../../c/bitcos_select.c"

@@ -96,3 +96,6 @@ func ToTQ2_0(bool, int, int, []byte, []byte, []int32, []byte, []uint16) int64 {
 
 // RowFromTQ2_0 panics without cgo.
 func RowFromTQ2_0(bool, int, []byte, []byte, []byte, []uint16) int { panic("ckern: built without cgo") }
+
+// RowPresenceTQ2_0 panics without cgo.
+func RowPresenceTQ2_0(bool, int, []byte, []byte) { panic("ckern: built without cgo") }

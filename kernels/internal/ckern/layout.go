@@ -9,6 +9,7 @@ int64_t bitcos_check_rows_generic(int64_t nrows, int n, const uint8_t * bitmap, 
 int64_t bitcos_to_tq2_0_generic(int64_t nrows, int n, uint8_t * dst, const uint8_t * bitmap, const int32_t * rows,
                                 const uint8_t * signs, int64_t sign_bytes, const uint16_t * d16, uint8_t * codes);
 int bitcos_row_from_tq2_0_generic(int n, const uint8_t * src, uint8_t * bitmap, uint8_t * signs, uint16_t * d16);
+void bitcos_row_presence_tq2_0_generic(int n, const uint8_t * src, uint8_t * bitmap);
 */
 import "C"
 
@@ -54,4 +55,14 @@ func RowFromTQ2_0(scalar bool, k int, src, bitmap, signs []byte, d16 []uint16) i
 		return int(C.bitcos_row_from_tq2_0_generic(C.int(k), u8(src), u8(bitmap), u8(signs), u16(d16)))
 	}
 	return int(C.bitcos_row_from_tq2_0(C.int(k), u8(src), u8(bitmap), u8(signs), u16(d16)))
+}
+
+// RowPresenceTQ2_0 runs bitcos_row_presence_tq2_0 on one row of k weights
+// (the same C in both builds; scalar picks the other copy).
+func RowPresenceTQ2_0(scalar bool, k int, src, bitmap []byte) {
+	if scalar {
+		C.bitcos_row_presence_tq2_0_generic(C.int(k), u8(src), u8(bitmap))
+		return
+	}
+	C.bitcos_row_presence_tq2_0(C.int(k), u8(src), u8(bitmap))
 }
