@@ -84,7 +84,7 @@ struct bitcos_choice bitcos_select(const struct bitcos_cpu_features * f, const c
 // Where BITCOS weights are multiplied from. NATIVE: the file's own layout,
 // through the kernel above (the smallest bytes per weight: wins where the
 // decode keeps up with memory). TQ2_0: each weight decoded once at load into
-// TQ2_0 blocks (`bitcos_codes_to_tq2_0`; patch 0002's CPU extra buffer type)
+// TQ2_0 blocks (`bitcos_to_tq2_0`, bitcos_layout.c; patch 0011's CPU extra buffer type CPU_BITCOS)
 // and multiplied by ggml's own TQ2_0 kernels: results bit-identical to the
 // TQ2_0 source, at TQ2_0's speed, the file and the download still small.
 enum bitcos_layout {
