@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -39,6 +40,12 @@ Timings are medians of repeats after a warm-up, min and max beside them.`,
 			o := advise.Options{Budget: budget, Kernel: kernel, Build: bld, ReadBytes: bufferMiB << 20, StackBytes: bufferMiB << 20}
 			if !quiet && !asJSON {
 				o.Progress = os.Stderr
+			}
+			if !slices.Contains(advise.Builds, bld) {
+				return usagef(cmd, "--build %q: one of %s", bld, strings.Join(advise.Builds, ", "))
+			}
+			if names := advise.KernelNames(); kernel != "" && names != nil && !slices.Contains(names, kernel) {
+				return usagef(cmd, "--kernel %q: one of %s", kernel, strings.Join(names, ", "))
 			}
 			var err error
 			if cmd.Flags().Changed("threads") {

@@ -313,3 +313,6 @@ func cpuInfo() CPU {
 	}
 	return c
 }
+
+// Available reports whether this binary has the C kernels (a cgo build).
+func Available() bool { return ckern.Available }
