@@ -34,6 +34,19 @@ func TestAdvise(t *testing.T) {
 	if len(r.Threads) != 2 || len(r.Shapes) != 2 || r.Shapes[0].K != 512 || r.Rule.Layout == "" || r.Threads[1].RuleLayout != r.Rule.Layout {
 		t.Fatalf("result %+v", r)
 	}
+	// a model: its shapes, z and scale kind (I2_S: one f32 per tensor, which
+	// TQ2_0 blocks cannot hold, so the rule keeps the native layout)
+	o.Reset()
+	if code := run([]string{"advise", "--json", "-q", "--budget", "40ms", "--buffer-mib", "1", "--threads", "1", "../../testdata/tiny-i2_s.gguf"}, &o, &e); code != exitOK {
+		t.Fatalf("exit %d: %s", code, e.String())
+	}
+	r = advise.Result{}
+	if err := json.Unmarshal(o.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.FP16Scales || r.ZSource != "model" || r.Model == "" || r.Rule.Layout != "native" || len(r.Shapes) != 2 || r.Shapes[0].K != 256 {
+		t.Errorf("I2_S model: %+v", r)
+	}
 	o.Reset()
 	e.Reset()
 	if code := run(append([]string{"advise", "--z", "0.3", "--build", "avx2"}, tinyAdvise...), &o, &e); code != exitOK {

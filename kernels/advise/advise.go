@@ -48,6 +48,8 @@ type Options struct {
 	// them small.
 	ReadBytes, StackBytes int64
 	Seed                  uint64
+	// Notes are carried into the result (FromModel's remarks).
+	Notes []string
 	// Progress, when set, gets one line per phase.
 	Progress io.Writer
 }
@@ -138,6 +140,7 @@ func Run(o Options) (*Result, error) {
 		Roofline:        "T = max(B / beta, gamma) per 32 weights (DESIGN.md §1): B bytes read, beta one thread's share of the streaming-read bandwidth, gamma the kernel's time with its data in L1",
 		ReadBufferBytes: o.ReadBytes,
 		BudgetSeconds:   o.Budget.Seconds(),
+		Notes:           slices.Clone(o.Notes),
 	}
 	native, err := bitcosKernel(res.Rule.Kernel, o.Build)
 	if err != nil {

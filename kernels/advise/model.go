@@ -32,6 +32,7 @@ func FromModel(path string, o *Options) error {
 		return fmt.Errorf("%s: no ternary matrix with rows of a multiple of 256 weights", path)
 	}
 	o.Shapes, o.F32 = nil, false
+	q2 := false
 	for _, t := range fs.Tensors {
 		if len(t.Dims) < 2 || t.Dims[0]%256 != 0 || t.Weights != largest {
 			continue
@@ -40,8 +41,12 @@ func FromModel(path string, o *Options) error {
 		if !slices.Contains(o.Shapes, s) && len(o.Shapes) < 3 {
 			o.Shapes = append(o.Shapes, s)
 		}
-		if t.ScaleBytes == 4 && t.Weights > 256 {
+		switch {
+		case t.ScaleBytes == 4 && t.Weights > 256:
 			o.F32 = true // one f32 for the tensor, not fp16 per 256
+		case t.ScaleBytes*128 != t.Weights && !q2:
+			q2 = true
+			o.Notes = append(o.Notes, fmt.Sprintf("%s has %d scale bytes for %d weights (a Q2_0 source: one scale per 64): the kernels' contract covers one fp16 per 256 or one f32 per tensor; measured with one fp16 per 256", t.Name, t.ScaleBytes, t.Weights))
 		}
 	}
 	o.Z, o.ZSource, o.Model = fs.Total.Z, "model", path

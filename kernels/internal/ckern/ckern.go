@@ -2,8 +2,8 @@
 
 // Package ckern compiles the C kernels of kernels/c (one translation unit per
 // file, see the .c shims here) for the tests and benchmarks of package
-// kernels. It is only imported from _test files; without cgo it builds as
-// stubs with Available = false. The AVX-512 kernel needs other compiler flags
+// kernels and for kernels/advise (`gguf-bitcos advise`); without cgo it
+// builds as stubs with Available = false. The AVX-512 kernel needs other compiler flags
 // and lives in ../ckern512.
 //
 // Flags: cgo only accepts allow-listed compiler flags, and -mbmi2, -mf16c and

@@ -4,7 +4,7 @@
 // kernels/c/bitcos_avx512_tq2.c (twice: without and with AVX512-VNNI), each
 // as its own translation unit with -mavx512f -mavx512bw (BMI2, F16C, VNNI and
 // fp-contract=off come from pragmas in the shim: cgo rejects those flags),
-// for the tests of package kernels. Its
+// for the tests of package kernels and for kernels/advise. Its
 // functions execute AVX-512 instructions: call them only when the CPU has
 // AVX-512 F and BW (Usable).
 package ckern512
