@@ -147,7 +147,10 @@ func Run(o Options) (*Result, error) {
 		return nil, fmt.Errorf("the rule picks %s: %w", res.Rule.Kernel, err)
 	}
 	tq2 := tq2Kernel(hasAVX2(f))
-	res.Notes = append(res.Notes, "TQ2_0 runs "+tq2.Build+": ggml's lanes and reduction, compiled at -O2 with a separate multiply and add; ggml builds its own at -O3 with FMA, faster where TQ2_0 is compute-bound (about 2 against 3.3 cycles per 32 weights in L1 on Ice Lake, docs/BENCHMARKS.md), so there the measured ratio flatters BITCOS")
+	res.Notes = append(res.Notes, "the TQ2_0 kernel here ("+tq2.Build+") has ggml's lanes and reduction, compiled at -O2 with a separate multiply and add; ggml builds its own at -O3 with FMA, faster where TQ2_0 is compute-bound (about 2 against 3.3 cycles per 32 weights in L1 on Ice Lake, docs/BENCHMARKS.md): there the measured ratio flatters BITCOS")
+	if l3 := int64(cpuid.CPU.Cache.L3); l3 > 0 && min(o.ReadBytes, o.StackBytes) < 4*l3 {
+		res.Notes = append(res.Notes, fmt.Sprintf("the read buffer (%d MiB) or the GEMV stack (%d MiB of TQ2_0) is under 4x the L3 (%d MiB): part of it may come from cache", o.ReadBytes>>20, o.StackBytes>>20, l3>>20))
+	}
 	for _, env := range []string{"GGML_BITCOS_KERNEL", "GGML_BITCOS_LAYOUT"} {
 		if v, ok := os.LookupEnv(env); ok {
 			res.Notes = append(res.Notes, fmt.Sprintf("%s=%s is set: llama.cpp would follow it; advise shows the rule without it (--kernel forces a kernel here)", env, v))

@@ -104,7 +104,7 @@ func tq2Kernel(avx2 bool) kernel {
 		}
 	}
 	if avx2 && cpuAVX2() && ckern.TQ2CompiledAVX2() {
-		return kernel{Name: "tq2_0", Build: "AVX2 yardstick (kernels/c/bench/tq2_0.c)", TQ2: true, run: tq(ckern.TQ2AVX2)}
+		return kernel{Name: "tq2_0", Build: "AVX2, kernels/c/bench/tq2_0.c", TQ2: true, run: tq(ckern.TQ2AVX2)}
 	}
-	return kernel{Name: "tq2_0", Build: "generic (kernels/c/bench/tq2_0.c)", TQ2: true, run: tq(ckern.TQ2Generic)}
+	return kernel{Name: "tq2_0", Build: "generic, kernels/c/bench/tq2_0.c", TQ2: true, run: tq(ckern.TQ2Generic)}
 }
