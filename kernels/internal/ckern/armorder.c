@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: bb09912e4fb79dc5b8dbabbd89c71a5d1c160da1016da06da93b4e191c24a6e8
+// kernels/c sha256: 72dfa6550d2ccf0e23070cf8d9e5f1649b3eba5579b8dab5b786ae907911dbcd
 // Whole GEMVs of the ARM-order kernels (bitcos_neon_tq2.c), as gemv.c does
 // for the others.
 #include "armorder.h"

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: bb09912e4fb79dc5b8dbabbd89c71a5d1c160da1016da06da93b4e191c24a6e8
+// kernels/c sha256: 72dfa6550d2ccf0e23070cf8d9e5f1649b3eba5579b8dab5b786ae907911dbcd
 // Test and benchmark helpers: whole GEMVs in C, so that a Go benchmark does
 // not pay one cgo call per row.
 #include "gemv.h"

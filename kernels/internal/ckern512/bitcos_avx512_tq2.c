@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: bb09912e4fb79dc5b8dbabbd89c71a5d1c160da1016da06da93b4e191c24a6e8
+// kernels/c sha256: 72dfa6550d2ccf0e23070cf8d9e5f1649b3eba5579b8dab5b786ae907911dbcd
 // Its own translation unit, compiled with -mavx512f -mavx512bw (ckern512.go);
 // BMI2, FMA, F16C and the no-FMA-contraction rule are pragmas (cgo rejects
 // those flags). The kernel's FMA is explicit (_mm256_fmadd_ps).
