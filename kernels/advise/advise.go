@@ -91,34 +91,8 @@ func Run(o Options) (*Result, error) {
 		return nil, ErrNeedsCgo
 	}
 	start := time.Now()
-	if o.Budget <= 0 {
-		o.Budget = DefaultBudget
-	}
-	if o.Threads == nil {
-		o.Threads = DefaultThreads()
-	}
-	for _, t := range o.Threads {
-		if t < 1 || t > 1024 {
-			return nil, fmt.Errorf("thread count %d out of range", t)
-		}
-	}
-	if o.Z == 0 && o.ZSource == "" {
-		o.Z, o.ZSource = DefaultZ, "default"
-	}
-	if o.Z < 0 || o.Z > 1 {
-		return nil, fmt.Errorf("zero density %g out of [0, 1]", o.Z)
-	}
-	if o.Shapes == nil {
-		o.Shapes = DefaultShapes
-	}
-	if o.Build == "" {
-		o.Build = BuildNative
-	}
-	if o.ReadBytes <= 0 {
-		o.ReadBytes = bufferBytes()
-	}
-	if o.StackBytes <= 0 {
-		o.StackBytes = bufferBytes()
+	if err := o.defaults(); err != nil {
+		return nil, err
 	}
 	progress := func(format string, args ...any) {
 		if o.Progress != nil {
@@ -264,34 +238,41 @@ func Run(o Options) (*Result, error) {
 	return res, nil
 }
 
-// measureGEMV alternates passes over the stack, BITCOS then TQ2_0 in even
-// rounds and the other way round in odd ones (a drift of the machine's
-// speed then weighs on both), after one warm-up pass of each.
-func measureGEMV(native, tq2 kernel, stack []*matrix, acts map[int]act, out []float32, nth int, counters []atomic.Int64, slice time.Duration) Measured {
-	pass := func(k kernel) time.Duration { return gemvPass(k, stack, acts, out, nth, counters) }
-	one := pass(native) + pass(tq2)
-	n := repeats(slice, one, 3, 31)
-	bc, tq, ratios := make([]float64, n), make([]float64, n), make([]float64, n)
-	for r := range n {
-		var b, t time.Duration
-		if r%2 == 0 {
-			b, t = pass(native), pass(tq2)
-		} else {
-			t, b = pass(tq2), pass(native)
+// defaults fills the zero fields of o and checks the others.
+func (o *Options) defaults() error {
+	if o.Budget <= 0 {
+		o.Budget = DefaultBudget
+	}
+	if o.Threads == nil {
+		o.Threads = DefaultThreads()
+	}
+	if len(o.Threads) == 0 {
+		return errors.New("no thread count")
+	}
+	for _, t := range o.Threads {
+		if t < 1 || t > 1024 {
+			return fmt.Errorf("thread count %d out of range", t)
 		}
-		bc[r], tq[r] = float64(b.Nanoseconds())/1e6, float64(t.Nanoseconds())/1e6
-		ratios[r] = tq[r] / bc[r]
 	}
-	return Measured{BitcosMs: Summarize(bc), TQ2Ms: Summarize(tq), Ratios: ratios, Verdict: Decide(ratios)}
-}
-
-// kernelNames lists bitcos_kernel_name in enum order.
-func kernelNames() []string {
-	var ns []string
-	for k := range ckern.KernelCount {
-		ns = append(ns, ckern.KernelName(k))
+	if o.Z == 0 && o.ZSource == "" {
+		o.Z, o.ZSource = DefaultZ, "default"
 	}
-	return ns
+	if o.Z < 0 || o.Z > 1 {
+		return fmt.Errorf("zero density %g out of [0, 1]", o.Z)
+	}
+	if o.Shapes == nil {
+		o.Shapes = DefaultShapes
+	}
+	if o.Build == "" {
+		o.Build = BuildNative
+	}
+	if o.ReadBytes <= 0 {
+		o.ReadBytes = bufferBytes()
+	}
+	if o.StackBytes <= 0 {
+		o.StackBytes = bufferBytes()
+	}
+	return nil
 }
 
 // KernelNames lists the kernels --kernel accepts (empty without cgo).
@@ -300,24 +281,6 @@ func KernelNames() []string {
 		return nil
 	}
 	return kernelNames()
-}
-
-func cpuInfo() CPU {
-	c := CPU{Brand: cpuid.CPU.BrandName, Vendor: cpuid.CPU.VendorString, Family: cpuid.CPU.Family, Model: cpuid.CPU.Model,
-		LogicalCores: runtime.NumCPU(), L3Bytes: cpuid.CPU.Cache.L3}
-	for _, f := range []struct {
-		id   cpuid.FeatureID
-		name string
-	}{
-		{cpuid.AVX2, "avx2"}, {cpuid.BMI2, "bmi2"}, {cpuid.FMA3, "fma"}, {cpuid.F16C, "f16c"}, {cpuid.CLMUL, "pclmulqdq"},
-		{cpuid.VPCLMULQDQ, "vpclmulqdq"}, {cpuid.AVX512F, "avx512f"}, {cpuid.AVX512BW, "avx512bw"},
-		{cpuid.AVX512VL, "avx512vl"}, {cpuid.AVX512VNNI, "avx512_vnni"}, {cpuid.ASIMD, "asimd"}, {cpuid.ASIMDDP, "asimddp"},
-	} {
-		if cpuid.CPU.Supports(f.id) {
-			c.Features = append(c.Features, f.name)
-		}
-	}
-	return c
 }
 
 // Available reports whether this binary has the C kernels (a cgo build).

@@ -258,7 +258,7 @@ func TestGenPlanes(t *testing.T) {
 func TestRunRejects(t *testing.T) {
 	needCgo(t)
 	for _, o := range []Options{
-		{Threads: []int{0}}, {Z: 1.5, ZSource: "flag"}, {Kernel: "avx1024"}, {Build: "avx1024"},
+		{Threads: []int{0}}, {Threads: []int{}}, {Z: 1.5, ZSource: "flag"}, {Kernel: "avx1024"}, {Build: "avx1024"},
 		{Shapes: []Shape{{100, 3}}, Budget: time.Millisecond, ReadBytes: 1 << 16, StackBytes: 1 << 16, Threads: []int{1}},
 	} {
 		if _, err := Run(o); err == nil || errors.Is(err, ErrNeedsCgo) {

@@ -2,6 +2,7 @@ package advise
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -140,4 +141,31 @@ func hasAVX2(f ckern.Features) bool {
 		}
 	}
 	return false
+}
+
+// kernelNames lists bitcos_kernel_name in enum order.
+func kernelNames() []string {
+	var ns []string
+	for k := range ckern.KernelCount {
+		ns = append(ns, ckern.KernelName(k))
+	}
+	return ns
+}
+
+func cpuInfo() CPU {
+	c := CPU{Brand: cpuid.CPU.BrandName, Vendor: cpuid.CPU.VendorString, Family: cpuid.CPU.Family, Model: cpuid.CPU.Model,
+		LogicalCores: runtime.NumCPU(), L3Bytes: cpuid.CPU.Cache.L3}
+	for _, f := range []struct {
+		id   cpuid.FeatureID
+		name string
+	}{
+		{cpuid.AVX2, "avx2"}, {cpuid.BMI2, "bmi2"}, {cpuid.FMA3, "fma"}, {cpuid.F16C, "f16c"}, {cpuid.CLMUL, "pclmulqdq"},
+		{cpuid.VPCLMULQDQ, "vpclmulqdq"}, {cpuid.AVX512F, "avx512f"}, {cpuid.AVX512BW, "avx512bw"},
+		{cpuid.AVX512VL, "avx512vl"}, {cpuid.AVX512VNNI, "avx512_vnni"}, {cpuid.ASIMD, "asimd"}, {cpuid.ASIMDDP, "asimddp"},
+	} {
+		if cpuid.CPU.Supports(f.id) {
+			c.Features = append(c.Features, f.name)
+		}
+	}
+	return c
 }

@@ -3,6 +3,7 @@ package advise
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 	"time"
 
 	"github.com/gguf-bitcos/gguf-bitcos/kernels"
@@ -162,3 +163,24 @@ const (
 	orderTQ2X86 = 1
 	orderTQ2ARM = 2
 )
+
+// measureGEMV alternates passes over the stack, BITCOS then TQ2_0 in even
+// rounds and the other way round in odd ones (a drift of the machine's
+// speed then weighs on both), after one warm-up pass of each.
+func measureGEMV(native, tq2 kernel, stack []*matrix, acts map[int]act, out []float32, nth int, counters []atomic.Int64, slice time.Duration) Measured {
+	pass := func(k kernel) time.Duration { return gemvPass(k, stack, acts, out, nth, counters) }
+	one := pass(native) + pass(tq2)
+	n := repeats(slice, one, 3, 31)
+	bc, tq, ratios := make([]float64, n), make([]float64, n), make([]float64, n)
+	for r := range n {
+		var b, t time.Duration
+		if r%2 == 0 {
+			b, t = pass(native), pass(tq2)
+		} else {
+			t, b = pass(tq2), pass(native)
+		}
+		bc[r], tq[r] = float64(b.Nanoseconds())/1e6, float64(t.Nanoseconds())/1e6
+		ratios[r] = tq[r] / bc[r]
+	}
+	return Measured{BitcosMs: Summarize(bc), TQ2Ms: Summarize(tq), Ratios: ratios, Verdict: Decide(ratios)}
+}
