@@ -170,6 +170,7 @@ func Run(o Options) (*Result, error) {
 
 	progress("read bandwidth (%d MiB buffer)", o.ReadBytes>>20)
 	buf := readBuffer(o.ReadBytes)
+	runtime.GC()
 	reads := make([]Summary, len(o.Threads))
 	for i, t := range o.Threads {
 		reads[i] = measureRead(buf, t, readSlice)
@@ -213,6 +214,7 @@ func Run(o Options) (*Result, error) {
 		}
 	}
 	res.Stack.Layers = layers
+	runtime.GC() // now, not concurrently with the timed passes
 
 	shapeCosts := make([]ShapeCost, len(base))
 	for i, m := range base {
