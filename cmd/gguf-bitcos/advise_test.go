@@ -75,3 +75,18 @@ func TestAdviseUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestAdviseKernelCompletion: --kernel completes the C enum's names (cgo
+// builds only: they come from bitcos_kernel_name).
+func TestAdviseKernelCompletion(t *testing.T) {
+	if !advise.Available() {
+		t.Skip("built without cgo")
+	}
+	var o, e bytes.Buffer
+	run([]string{"__complete", "advise", "--kernel", ""}, &o, &e)
+	for _, w := range []string{"generic", "avx512_tq2", "avx2_clmul", "neon_tq2"} {
+		if !strings.Contains(o.String(), w+"\n") {
+			t.Errorf("completions %q lack %q", o.String(), w)
+		}
+	}
+}
