@@ -134,8 +134,28 @@ func TestSmoke(t *testing.T) {
 					tr.PredictedWinner != Winner(tr.Predicted.Ratio) {
 					t.Errorf("%d threads: rule %s, verdict %+v, agrees %v", tr.Threads, tr.RuleLayout, m.Verdict, tr.Agrees)
 				}
-				if math.Abs(tr.Predicted.Ratio*tr.Predicted.BitcosNs32-tr.Predicted.TQ2Ns32) > 1e-9*tr.Predicted.TQ2Ns32 {
-					t.Errorf("prediction %+v", tr.Predicted)
+				w32 := float64(r.Stack.Weights) / 32
+				if !near(m.BitcosNs32, m.BitcosMs.Median*1e6*float64(tr.Threads)/w32) || !near(m.TQ2Ns32, m.TQ2Ms.Median*1e6*float64(tr.Threads)/w32) {
+					t.Errorf("%d threads: per-thread ns/32 %v, %v from medians %v, %v ms", tr.Threads, m.BitcosNs32, m.TQ2Ns32, m.BitcosMs.Median, m.TQ2Ms.Median)
+				}
+				// the prediction is the roofline of the printed figures: each
+				// shape's bytes and its K's compute term, the printed beta
+				var sc []ShapeCost
+				for _, s := range r.Shapes {
+					gamma := func(k KernelResult) float64 {
+						for _, c := range k.Compute {
+							if c.K == s.K {
+								return c.Ns32.Median
+							}
+						}
+						t.Fatalf("%s: no compute term for K = %d", k.Name, s.K)
+						return 0
+					}
+					sc = append(sc, ShapeCost{Weights: float64(s.K * s.Rows),
+						Bitcos: Cost{s.BitcosBytes32, gamma(r.Kernels[0])}, TQ2: Cost{s.TQ2Bytes32, gamma(r.Kernels[1])}})
+				}
+				if p := Predict(sc, tr.Beta); p != tr.Predicted {
+					t.Errorf("%d threads: printed prediction %+v, the roofline of the printed figures %+v", tr.Threads, tr.Predicted, p)
 				}
 			}
 			for _, s := range r.Shapes {
