@@ -133,9 +133,9 @@ func printAdvice(r *advise.Result) {
 		rs := advise.Summarize(m.Ratios)
 		agree := "agrees"
 		if !t.Agrees {
-			agree = "DISAGREES"
+			agree = "DISAGREES: GGML_BITCOS_LAYOUT=" + m.Verdict.Winner + " runs faster here"
 			if !m.Verdict.Clear {
-				agree += " (within the rounds' noise)"
+				agree = "DISAGREES (within the rounds' noise)"
 			}
 		}
 		fmt.Fprintf(tw, "%d\t%.1f (%.1f-%.1f)\t%.2f\t%.3f %s / %.3f %s\t%.2fx %s\t%.3f / %.3f\t%.2fx (%.2f-%.2f, %d)\t%s +%.0f%%\t%s %s\t\n",
