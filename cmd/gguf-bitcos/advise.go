@@ -15,14 +15,12 @@ import (
 )
 
 func adviseCmd() *cobra.Command {
-	var (
-		asJSON, quiet        bool
-		threads, kernel, bld string
-		shapes               []string
-		z                    float64
-		budget               time.Duration
-		bufferMiB            int64
-	)
+	var asJSON, quiet bool
+	var threads, kernel, bld string
+	var shapes []string
+	var z float64
+	var budget time.Duration
+	var bufferMiB int64
 	cmd := &cobra.Command{
 		Use:   "advise [MODEL]",
 		Short: "Measure here whether BITCOS runs faster natively or as TQ2_0 blocks decoded at load, beside the loader's rule",
@@ -116,10 +114,15 @@ func printAdvice(r *advise.Result) {
 	}
 	fmt.Fprintf(stdout, "GEMV stack: %d layers, %.0fM weights, BITCOS %s, TQ2_0 %s; read buffer %s\n", r.Stack.Layers, float64(r.Stack.Weights)/1e6,
 		units.Bytes(r.Stack.BitcosBytes), units.Bytes(r.Stack.TQ2Bytes), units.Bytes(r.ReadBufferBytes))
-	fmt.Fprintln(stdout, "compute, data in L1, ns per 32 weights: median (min-max, repeats)")
+	fmt.Fprintln(stdout, "compute, data in L1, ns per 32 weights per thread: median (min-max, repeats)")
 	for _, k := range r.Kernels {
-		fmt.Fprintf(stdout, "  %s [%s, %s]:", k.Name, k.Layout, k.Build)
-		for _, cr := range k.Compute {
+		for i, cr := range k.Compute {
+			if i > 0 && cr.Threads != k.Compute[i-1].Threads {
+				fmt.Fprintln(stdout)
+			}
+			if i == 0 || cr.Threads != k.Compute[i-1].Threads {
+				fmt.Fprintf(stdout, "  %s [%s, %s], %d thread(s):", k.Name, k.Layout, k.Build, cr.Threads)
+			}
 			fmt.Fprintf(stdout, " K=%d %.3f (%.3f-%.3f, %d)", cr.K, cr.Ns32.Median, cr.Ns32.Min, cr.Ns32.Max, cr.Ns32.N)
 		}
 		fmt.Fprintln(stdout)

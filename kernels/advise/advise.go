@@ -111,7 +111,7 @@ func Run(o Options) (*Result, error) {
 		CPU: cpuInfo(), Build: o.Build, BuiltKernels: BuiltNames(f),
 		Rule:  RuleFor(f, o.Kernel, !o.F32),
 		Model: o.Model, Z: o.Z, ZSource: o.ZSource, FP16Scales: !o.F32,
-		Roofline:        "T = max(B / beta, gamma) per 32 weights (DESIGN.md §1): B bytes read, beta one thread's share of the streaming-read bandwidth, gamma the kernel's time with its data in L1",
+		Roofline:        "T = max(B / beta, gamma) per 32 weights (DESIGN.md §1): B bytes read, beta one thread's share of the streaming-read bandwidth, gamma the kernel's time per thread with its data in L1, as many threads running",
 		ReadBufferBytes: o.ReadBytes,
 		BudgetSeconds:   o.Budget.Seconds(),
 		Notes:           slices.Clone(o.Notes),
@@ -165,7 +165,7 @@ func Run(o Options) (*Result, error) {
 	// The budget: a fifth for the read bandwidth, a sixth for the compute
 	// terms, the rest for the GEMVs; each split evenly.
 	readSlice := o.Budget / 5 / time.Duration(len(o.Threads))
-	computeSlice := o.Budget / 6 / time.Duration(2*len(acts))
+	computeSlice := o.Budget / 6 / time.Duration(2*len(acts)*len(o.Threads))
 	gemvSlice := (o.Budget - o.Budget/5 - o.Budget/6) / time.Duration(len(o.Threads))
 
 	progress("read bandwidth (%d MiB buffer)", o.ReadBytes>>20)
@@ -180,19 +180,23 @@ func Run(o Options) (*Result, error) {
 	debug.FreeOSMemory()
 
 	progress("compute terms, data in L1")
-	gamma := map[bool]map[int]float64{false: {}, true: {}} // TQ2 -> K -> median ns/32
+	// gamma[tq2][threads][K]: median ns per 32 weights per thread
+	gamma := map[bool]map[int]map[int]float64{false: {}, true: {}}
 	for _, k := range []kernel{native, tq2} {
 		kr := KernelResult{Name: k.Name, Build: k.Build, Layout: LayoutNative}
 		if k.TQ2 {
 			kr.Layout = LayoutTQ2
 		}
-		for _, m := range base {
-			if _, done := gamma[k.TQ2][m.K]; done {
-				continue
+		for _, t := range o.Threads {
+			gamma[k.TQ2][t] = map[int]float64{}
+			for _, m := range base {
+				if _, done := gamma[k.TQ2][t][m.K]; done {
+					continue
+				}
+				s := measureCompute(k, m, acts[m.K], t, computeSlice)
+				gamma[k.TQ2][t][m.K] = s.Median
+				kr.Compute = append(kr.Compute, ComputeResult{Threads: t, K: m.K, Ns32: s})
 			}
-			s := measureCompute(k, m, acts[m.K], computeSlice)
-			gamma[k.TQ2][m.K] = s.Median
-			kr.Compute = append(kr.Compute, ComputeResult{K: m.K, Ns32: s})
 		}
 		res.Kernels = append(res.Kernels, kr)
 	}
@@ -216,11 +220,14 @@ func Run(o Options) (*Result, error) {
 	res.Stack.Layers = layers
 	runtime.GC() // now, not concurrently with the timed passes
 
-	shapeCosts := make([]ShapeCost, len(base))
-	for i, m := range base {
-		shapeCosts[i] = ShapeCost{Weights: float64(m.K * m.Rows),
-			Bitcos: Cost{Bytes32: res.Shapes[i].BitcosBytes32, Compute32: gamma[false][m.K]},
-			TQ2:    Cost{Bytes32: res.Shapes[i].TQ2Bytes32, Compute32: gamma[true][m.K]}}
+	shapeCosts := func(t int) []ShapeCost {
+		sc := make([]ShapeCost, len(base))
+		for i, m := range base {
+			sc[i] = ShapeCost{Weights: float64(m.K * m.Rows),
+				Bitcos: Cost{Bytes32: res.Shapes[i].BitcosBytes32, Compute32: gamma[false][t][m.K]},
+				TQ2:    Cost{Bytes32: res.Shapes[i].TQ2Bytes32, Compute32: gamma[true][t][m.K]}}
+		}
+		return sc
 	}
 	out := make([]float32, maxRows)
 	counters := make([]atomic.Int64, len(stack))
@@ -228,7 +235,7 @@ func Run(o Options) (*Result, error) {
 	for i, t := range o.Threads {
 		progress("GEMV at %d thread(s)", t)
 		tr := ThreadResult{Threads: t, ReadGBs: reads[i], Beta: reads[i].Median / float64(t), RuleLayout: res.Rule.Layout}
-		tr.Predicted = Predict(shapeCosts, tr.Beta)
+		tr.Predicted = Predict(shapeCosts(t), tr.Beta)
 		tr.PredictedWinner = Winner(tr.Predicted.Ratio)
 		tr.Measured = measureGEMV(native, tq2, stack, acts, out, t, counters, gemvSlice)
 		tr.Measured.BitcosNs32 = tr.Measured.BitcosMs.Median * 1e6 * float64(t) / w32

@@ -84,29 +84,31 @@ func measureRead(buf []uint64, nth int, slice time.Duration) Summary {
 }
 
 // measureCompute returns k's ns per 32 weights on row 0 of m, dotted again
-// and again (bitmap, signs, scales and the column stay in L1): one cgo call
-// runs reps dot products, sized to take about a millisecond; a warm-up,
-// then repeats within slice.
-func measureCompute(k kernel, m *matrix, y act, slice time.Duration) Summary {
+// and again (bitmap, signs, scales and the column stay in L1), on nth
+// threads at once (each its own loop: a core's speed can depend on how many
+// run, through clocks or shared cores), per thread: one cgo call runs reps
+// dot products, sized to take about a millisecond on one thread; a
+// warm-up, then repeats within slice.
+func measureCompute(k kernel, m *matrix, y act, nth int, slice time.Duration) Summary {
 	reps := 64
-	out := make([]float32, 0)
-	sample := func() time.Duration {
-		if len(out) < reps {
-			out = make([]float32, reps)
-		}
-		t0 := time.Now()
-		k.run(m, 0, reps, true, y.ptr, out)
-		return time.Since(t0)
+	outs := make([][]float32, nth)
+	sample := func(nth int) time.Duration {
+		return parallel(nth, func(ith int) {
+			if len(outs[ith]) < reps {
+				outs[ith] = make([]float32, reps)
+			}
+			k.run(m, 0, reps, true, y.ptr, outs[ith])
+		})
 	}
-	for d := sample(); d < time.Millisecond && reps < 1<<24; d = sample() {
+	for d := sample(1); d < time.Millisecond && reps < 1<<24; d = sample(1) {
 		reps *= 2
 	}
-	one := sample()
+	one := sample(nth)
 	n := repeats(slice, one, 5, 51)
 	ns := make([]float64, n)
 	w32 := float64(reps) * float64(m.K) / 32
 	for i := range ns {
-		ns[i] = float64(sample().Nanoseconds()) / w32
+		ns[i] = float64(sample(nth).Nanoseconds()) / w32
 	}
 	return Summarize(ns)
 }

@@ -71,14 +71,17 @@ type KernelResult struct {
 	Name   string `json:"name"`
 	Build  string `json:"build,omitempty"`
 	Layout string `json:"layout"` // the layout it multiplies: LayoutNative or LayoutTQ2
-	// Compute: ns per 32 weights with the data in L1, per distinct K.
+	// Compute: ns per 32 weights with the data in L1, per thread count and
+	// distinct K.
 	Compute []ComputeResult `json:"compute"`
 }
 
-// ComputeResult is a kernel's L1-resident time at one row length.
+// ComputeResult is a kernel's L1-resident time at one row length, per
+// thread with Threads threads running it at once.
 type ComputeResult struct {
-	K    int     `json:"k"`
-	Ns32 Summary `json:"ns_per_32"`
+	Threads int     `json:"threads"`
+	K       int     `json:"k"`
+	Ns32    Summary `json:"ns_per_32"`
 }
 
 // ThreadResult is everything at one thread count.
