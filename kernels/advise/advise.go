@@ -121,7 +121,7 @@ func Run(o Options) (*Result, error) {
 		return nil, fmt.Errorf("the rule picks %s: %w", res.Rule.Kernel, err)
 	}
 	tq2 := tq2Kernel(hasAVX2(f))
-	res.Notes = append(res.Notes, "the TQ2_0 kernel here ("+tq2.Build+") has ggml's lanes and reduction, compiled at -O2 with a separate multiply and add; ggml builds its own at -O3 with FMA, faster where TQ2_0 is compute-bound (about 2 against 3.3 cycles per 32 weights in L1 on Ice Lake, docs/BENCHMARKS.md): there the measured ratio flatters BITCOS")
+	res.Notes = append(res.Notes, "the TQ2_0 kernel here is gguf-bitcos' yardstick ("+tq2.Build+"), with ggml's lanes, reduction and float order, not ggml's own code: where TQ2_0 is compute-bound, ggml's build of its kernel may differ in speed (docs/BENCHMARKS.md)")
 	if l3 := int64(cpuid.CPU.Cache.L3); l3 > 0 && min(o.ReadBytes, o.StackBytes) < 4*l3 {
 		res.Notes = append(res.Notes, fmt.Sprintf("the read buffer (%d MiB) or the GEMV stack (%d MiB of TQ2_0) is under 4x the L3 (%d MiB): part of it may come from cache", o.ReadBytes>>20, o.StackBytes>>20, l3>>20))
 	}
@@ -152,7 +152,7 @@ func Run(o Options) (*Result, error) {
 			acts[s.K] = newAct(rng, s.K)
 		}
 		for _, k := range []kernel{native, tq2} {
-			if err := check(k, res.Rule.Order, base[i], acts[s.K]); err != nil {
+			if err := check(k, base[i], acts[s.K]); err != nil {
 				return nil, fmt.Errorf("results wrong before timing (a bug): %w", err)
 			}
 		}

@@ -250,14 +250,14 @@ func TestCheckCatchesWrongResults(t *testing.T) {
 			t.Fatal(err1, err2)
 		}
 		y := newAct(rng, 512)
-		if err := check(k, rule.Order, m, y); err != nil {
+		if err := check(k, m, y); err != nil {
 			t.Fatalf("%s on good data: %v", k.Name, err)
 		}
 		wrong := k
 		wrong.run = func(_ *matrix, r0, r1 int, repeat bool, y unsafe.Pointer, out []float32) {
 			k.run(other, r0, r1, repeat, y, out)
 		}
-		if err := check(wrong, rule.Order, m, y); err == nil {
+		if err := check(wrong, m, y); err == nil {
 			t.Errorf("%s: check passed on other data", k.Name)
 		}
 	}

@@ -20,6 +20,9 @@ type kernel struct {
 	Name  string // bitcos_kernel_name, or the yardstick's name
 	Build string // which build of its file runs (VNNI, VPCLMULQDQ...)
 	TQ2   bool   // reads m's TQ2_0 blocks
+	// order is the float order (enum bitcos_order) whose Go reference the
+	// kernel matches bit for bit, or orderNone: close to the exact sums.
+	order int
 	run   gemvFunc
 }
 
@@ -53,7 +56,7 @@ func clmul(b ckern.ClmulBuild) gemvFunc {
 // when this cgo build cannot run it here (neon_tq2 on x86, a kernel the
 // CPU lacks the ISA of).
 func bitcosKernel(name, build string) (kernel, error) {
-	k := kernel{Name: name}
+	k := kernel{Name: name, order: ckern.KernelOrder(kernelIndex()[name])}
 	if !kernelRuns(name) {
 		return k, fmt.Errorf("kernel %s does not run on this CPU with this build", name)
 	}
@@ -93,18 +96,25 @@ func bitcosKernel(name, build string) (kernel, error) {
 	return k, nil
 }
 
-// tq2Kernel is the TQ2_0 kernel a build runs for the TQ2_0 layout: the AVX2
-// yardstick of kernels/c/bench/tq2_0.c (ggml's lanes and reduction, but
-// compiled at -O2 with a separate multiply and add: ggml builds its own at
-// -O3 with FMA) when the build has AVX2, else the generic one.
+// tq2Kernel is the TQ2_0 kernel a build runs for the TQ2_0 layout: with
+// AVX2 (and FMA, which ggml's AVX2 builds have), the yardstick of
+// kernels/c/bench/tq2_0.c built as ggml builds its own (-O3, FMA: TQ2_0's
+// x86 float order, kernels' TestTQ2YardstickAsGGML); on a CPU without FMA
+// its -O2 build without FMA; without AVX2 the generic one.
 func tq2Kernel(avx2 bool) kernel {
 	tq := func(v ckern.Variant) gemvFunc {
 		return func(m *matrix, r0, r1 int, repeat bool, y unsafe.Pointer, out []float32) {
 			ckern.TQ2GEMV(v, m.K, r1-r0, repeat, m.tq2[r0*(m.K/256)*66:], y, out[r0:])
 		}
 	}
-	if avx2 && cpuAVX2() && ckern.TQ2CompiledAVX2() {
-		return kernel{Name: "tq2_0", Build: "AVX2, kernels/c/bench/tq2_0.c", TQ2: true, run: tq(ckern.TQ2AVX2)}
+	k := kernel{Name: "tq2_0", TQ2: true}
+	switch {
+	case avx2 && cpuFMA() && ckern.TQ2CompiledGGML():
+		k.Build, k.order, k.run = "AVX2+FMA as ggml builds it, kernels/c/bench/tq2_0.c", orderTQ2X86, tq(ckern.TQ2AVX2GGML)
+	case avx2 && cpuAVX2() && ckern.TQ2CompiledAVX2():
+		k.Build, k.order, k.run = "AVX2 without FMA, -O2, kernels/c/bench/tq2_0.c", orderNone, tq(ckern.TQ2AVX2)
+	default:
+		k.Build, k.order, k.run = "generic, kernels/c/bench/tq2_0.c", orderExact, tq(ckern.TQ2Generic)
 	}
-	return kernel{Name: "tq2_0", Build: "generic, kernels/c/bench/tq2_0.c", TQ2: true, run: tq(ckern.TQ2Generic)}
+	return k
 }

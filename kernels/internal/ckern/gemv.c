@@ -50,6 +50,7 @@ void ckern_tq2_gemv(int variant, int k, int rows, int repeat, const void * x, co
             case CKERN_TQ2_GENERIC:    tq2_vec_dot_q8_K_generic(k, out + r, row, y); break;
             case CKERN_TQ2_AVX2:       tq2_vec_dot_q8_K_avx2(k, out + r, row, y); break;
             case CKERN_TQ2_AVX2_EXACT: tq2_vec_dot_q8_K_avx2_exact(k, out + r, row, y); break;
+            case CKERN_TQ2_AVX2_GGML:  tq2_vec_dot_q8_K_avx2_ggml(k, out + r, row, y); break;
         }
     }
 }
