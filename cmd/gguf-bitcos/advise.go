@@ -114,7 +114,7 @@ func printAdvice(r *advise.Result) {
 	}
 	fmt.Fprintf(stdout, "GEMV stack: %d layers, %.0fM weights, BITCOS %s, TQ2_0 %s; read buffer %s\n", r.Stack.Layers, float64(r.Stack.Weights)/1e6,
 		units.Bytes(r.Stack.BitcosBytes), units.Bytes(r.Stack.TQ2Bytes), units.Bytes(r.ReadBufferBytes))
-	fmt.Fprintln(stdout, "compute, data in L1, ns per 32 weights per thread: median (min-max, repeats)")
+	fmt.Fprintln(stdout, "compute, data in cache, ns per 32 weights per thread: median (min-max, repeats)")
 	for _, k := range r.Kernels {
 		for i, cr := range k.Compute {
 			if i > 0 && cr.Threads != k.Compute[i-1].Threads {
@@ -123,7 +123,7 @@ func printAdvice(r *advise.Result) {
 			if i == 0 || cr.Threads != k.Compute[i-1].Threads {
 				fmt.Fprintf(stdout, "  %s [%s, %s], %d thread(s):", k.Name, k.Layout, k.Build, cr.Threads)
 			}
-			fmt.Fprintf(stdout, " K=%d %.3f (%.3f-%.3f, %d)", cr.K, cr.Ns32.Median, cr.Ns32.Min, cr.Ns32.Max, cr.Ns32.N)
+			fmt.Fprintf(stdout, " %dx%d %.3f (%.3f-%.3f, %d)", cr.K, cr.Rows, cr.Ns32.Median, cr.Ns32.Min, cr.Ns32.Max, cr.Ns32.N)
 		}
 		fmt.Fprintln(stdout)
 	}

@@ -111,7 +111,7 @@ func Run(o Options) (*Result, error) {
 		CPU: cpuInfo(), Build: o.Build, BuiltKernels: BuiltNames(f),
 		Rule:  RuleFor(f, o.Kernel, !o.F32),
 		Model: o.Model, Z: o.Z, ZSource: o.ZSource, FP16Scales: !o.F32,
-		Roofline:        "T = max(B / beta, gamma) per 32 weights (DESIGN.md §1): B bytes read, beta one thread's share of the streaming-read bandwidth, gamma the kernel's time per thread with its data in L1, as many threads running",
+		Roofline:        "T = max(B / beta, gamma) per 32 weights (DESIGN.md §1): B bytes read, beta one thread's share of the streaming-read bandwidth, gamma the kernel's time per thread with its data in cache, as many threads running",
 		ReadBufferBytes: o.ReadBytes,
 		BudgetSeconds:   o.Budget.Seconds(),
 		Notes:           slices.Clone(o.Notes),
@@ -179,7 +179,17 @@ func Run(o Options) (*Result, error) {
 	runtime.GC()
 	debug.FreeOSMemory()
 
-	progress("compute terms, data in L1")
+	progress("compute terms, data in cache")
+	// per distinct K, a matrix of cacheRows rows that stays in cache
+	cached := map[int]*matrix{}
+	for _, m := range base {
+		if cached[m.K] != nil {
+			continue
+		}
+		if cached[m.K], err = genMatrix(rng, Shape{K: m.K, Rows: cacheRows(m.K)}, o.Z, !o.F32); err != nil {
+			return nil, err
+		}
+	}
 	// gamma[tq2][threads][K]: median ns per 32 weights per thread
 	gamma := map[bool]map[int]map[int]float64{false: {}, true: {}}
 	for _, k := range []kernel{native, tq2} {
@@ -193,13 +203,15 @@ func Run(o Options) (*Result, error) {
 				if _, done := gamma[k.TQ2][t][m.K]; done {
 					continue
 				}
-				s := measureCompute(k, m, acts[m.K], t, computeSlice)
+				c := cached[m.K]
+				s := measureCompute(k, c, acts[m.K], t, computeSlice)
 				gamma[k.TQ2][t][m.K] = s.Median
-				kr.Compute = append(kr.Compute, ComputeResult{Threads: t, K: m.K, Ns32: s})
+				kr.Compute = append(kr.Compute, ComputeResult{Threads: t, K: m.K, Rows: c.Rows, Ns32: s})
 			}
 		}
 		res.Kernels = append(res.Kernels, kr)
 	}
+	cached = nil
 
 	layers := int(max(1, (o.StackBytes+layerTQ2-1)/layerTQ2))
 	progress("stack of %d layers", layers)

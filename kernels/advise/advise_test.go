@@ -254,8 +254,8 @@ func TestCheckCatchesWrongResults(t *testing.T) {
 			t.Fatalf("%s on good data: %v", k.Name, err)
 		}
 		wrong := k
-		wrong.run = func(_ *matrix, r0, r1 int, repeat bool, y unsafe.Pointer, out []float32) {
-			k.run(other, r0, r1, repeat, y, out)
+		wrong.run = func(_ *matrix, r0, r1 int, y unsafe.Pointer, out []float32) {
+			k.run(other, r0, r1, y, out)
 		}
 		if err := check(wrong, m, y); err == nil {
 			t.Errorf("%s: check passed on other data", k.Name)
@@ -296,5 +296,34 @@ func TestRunRejects(t *testing.T) {
 		if _, err := Run(o); err == nil || errors.Is(err, ErrNeedsCgo) {
 			t.Errorf("Run(%+v) = %v", o, err)
 		}
+	}
+}
+
+// TestEveryKernel: every kernel advise can run here, forced as
+// GGML_BITCOS_KERNEL forces it, runs its wrapper on the right rows (the
+// pre-timing check: bit for bit with the Go reference of its float order),
+// and the rule then keeps the native layout; on a CPU with AVX2, FMA and
+// AVX-512 all but neon_tq2 run.
+func TestEveryKernel(t *testing.T) {
+	needCgo(t)
+	ran := 0
+	for _, name := range kernelNames() {
+		if _, err := bitcosKernel(name, BuildNative); err != nil {
+			t.Logf("%s: %v", name, err)
+			continue
+		}
+		o := tiny(BuildNative)
+		o.Kernel, o.Threads, o.Budget = name, []int{1}, 10*time.Millisecond
+		r, err := Run(o)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if r.Rule.Kernel != name || !r.Rule.KernelForced || r.Kernels[0].Name != name || r.Rule.Layout != LayoutNative {
+			t.Errorf("%s forced: rule %+v, kernels %+v", name, r.Rule, r.Kernels)
+		}
+		ran++
+	}
+	if cpuFMA() && kernelRuns("avx512_tq2") && ran != len(kernelNames())-1 {
+		t.Errorf("%d of %d kernels ran", ran, len(kernelNames()))
 	}
 }

@@ -11,9 +11,9 @@
 //
 //   - read bandwidth per thread count: a streaming read of a buffer much larger
 //     than the last-level cache, split between the threads;
-//   - each kernel's time per 32 weights with its data in L1 (one row dotted
-//     again and again), per thread count with that many threads running it:
-//     the compute term;
+//   - each kernel's time per 32 weights with its data in cache (a GEMV of
+//     a few hundred distinct rows, about 128 KiB, again and again), per
+//     thread count with that many threads running it: the compute term;
 //   - a GEMV over a stack of model-shaped matrices larger than the last-level
 //     cache, every matrix's rows split between the threads as ggml's
 //     mul_mat splits them, BITCOS and TQ2_0 alternated round by round.

@@ -10,9 +10,10 @@ import (
 )
 
 // gemvFunc runs a kernel over rows [r0, r1) of m with activation column y,
-// writing out[r0:r1]; with repeat, rows r0..r1-1 all dot row r0 (the
-// L1-resident loop: r1-r0 calls on one row's data). One cgo call.
-type gemvFunc func(m *matrix, r0, r1 int, repeat bool, y unsafe.Pointer, out []float32)
+// writing out[r0:r1]. One cgo call. (The shims' repeat mode, one row dotted
+// again and again, is not used: a branch predictor learns one row's
+// branches, and the scalar kernels then ran 5x faster than on distinct rows.)
+type gemvFunc func(m *matrix, r0, r1 int, y unsafe.Pointer, out []float32)
 
 // kernel is one measured kernel: a BITCOS kernel of bitcos_select, or the
 // TQ2_0 yardstick.
@@ -29,12 +30,12 @@ type kernel struct {
 // bitcos wraps a ckern-style GEMV (the signature of ckern.GEMV without its
 // variant) as a gemvFunc on a row range.
 func bitcos(f func(k, rows int, repeat bool, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, y unsafe.Pointer, out []float32)) gemvFunc {
-	return func(m *matrix, r0, r1 int, repeat bool, y unsafe.Pointer, out []float32) {
+	return func(m *matrix, r0, r1 int, y unsafe.Pointer, out []float32) {
 		var d16 []uint16
 		if m.d16 != nil {
 			d16 = m.d16[r0*m.K/256:]
 		}
-		f(m.K, r1-r0, repeat, m.bitmap[r0*m.K/8:], m.signs, m.off[r0:], d16, m.d32, y, out[r0:])
+		f(m.K, r1-r0, false, m.bitmap[r0*m.K/8:], m.signs, m.off[r0:], d16, m.d32, y, out[r0:])
 	}
 }
 
@@ -47,6 +48,12 @@ func variant(v ckern.Variant) gemvFunc {
 func clmul(b ckern.ClmulBuild) gemvFunc {
 	return bitcos(func(k, rows int, repeat bool, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, y unsafe.Pointer, out []float32) {
 		ckern.ClmulGEMV(b, k, rows, repeat, bitmap, signs, off, d16, d32, y, out)
+	})
+}
+
+func arm(p ckern.ARMPath) gemvFunc {
+	return bitcos(func(k, rows int, _ bool, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, y unsafe.Pointer, out []float32) {
+		ckern.ARMGEMV(p, k, rows, bitmap, signs, off, d16, d32, y, out)
 	})
 }
 
@@ -90,8 +97,12 @@ func bitcosKernel(name, build string) (kernel, error) {
 		default:
 			return k, fmt.Errorf("kernel avx2_clmul needs PCLMULQDQ")
 		}
+	case "tq2order_arm":
+		k.run = arm(ckern.ARMScalar)
+	case "neon_tq2":
+		k.run = arm(ckern.ARMNeon)
 	default:
-		return k, fmt.Errorf("advise cannot run kernel %s here (no L1 loop for it in kernels/internal/ckern)", name)
+		return k, fmt.Errorf("advise has no runner for kernel %s", name)
 	}
 	return k, nil
 }
@@ -103,8 +114,8 @@ func bitcosKernel(name, build string) (kernel, error) {
 // its -O2 build without FMA; without AVX2 the generic one.
 func tq2Kernel(avx2 bool) kernel {
 	tq := func(v ckern.Variant) gemvFunc {
-		return func(m *matrix, r0, r1 int, repeat bool, y unsafe.Pointer, out []float32) {
-			ckern.TQ2GEMV(v, m.K, r1-r0, repeat, m.tq2[r0*(m.K/256)*66:], y, out[r0:])
+		return func(m *matrix, r0, r1 int, y unsafe.Pointer, out []float32) {
+			ckern.TQ2GEMV(v, m.K, r1-r0, false, m.tq2[r0*(m.K/256)*66:], y, out[r0:])
 		}
 	}
 	k := kernel{Name: "tq2_0", TQ2: true}

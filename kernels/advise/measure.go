@@ -83,30 +83,37 @@ func measureRead(buf []uint64, nth int, slice time.Duration) Summary {
 	return Summarize(gbs)
 }
 
-// measureCompute returns k's ns per 32 weights on row 0 of m, dotted again
-// and again (bitmap, signs, scales and the column stay in L1), on nth
-// threads at once (each its own loop: a core's speed can depend on how many
-// run, through clocks or shared cores), per thread: one cgo call runs reps
-// dot products, sized to take about a millisecond on one thread; a
-// warm-up, then repeats within slice.
+// cacheRows is the row count of the matrix the compute term is measured on:
+// about 128 KiB of TQ2_0 (BITCOS less), which stays in L2, and at least 64
+// distinct rows, too many branches for a predictor to learn by heart.
+func cacheRows(k int) int { return max(64, (128<<10)/(k/256*66)) }
+
+// measureCompute returns k's ns per 32 weights per thread on m (a matrix of
+// cacheRows rows: its data and the column stay in cache), on nth threads
+// at once (each its own loop: a core's speed can depend on how many run,
+// through clocks or shared cores): a sample is passes GEMVs of m per
+// thread, one cgo call each, sized to take about a millisecond on one
+// thread; a warm-up, then repeats within slice.
 func measureCompute(k kernel, m *matrix, y act, nth int, slice time.Duration) Summary {
-	reps := 64
+	passes := 1
 	outs := make([][]float32, nth)
+	for i := range outs {
+		outs[i] = make([]float32, m.Rows)
+	}
 	sample := func(nth int) time.Duration {
 		return parallel(nth, func(ith int) {
-			if len(outs[ith]) < reps {
-				outs[ith] = make([]float32, reps)
+			for range passes {
+				k.run(m, 0, m.Rows, y.ptr, outs[ith])
 			}
-			k.run(m, 0, reps, true, y.ptr, outs[ith])
 		})
 	}
-	for d := sample(1); d < time.Millisecond && reps < 1<<24; d = sample(1) {
-		reps *= 2
+	for d := sample(1); d < time.Millisecond && passes < 1<<20; d = sample(1) {
+		passes *= 2
 	}
 	one := sample(nth)
 	n := repeats(slice, one, 5, 51)
 	ns := make([]float64, n)
-	w32 := float64(reps) * float64(m.K) / 32
+	w32 := float64(passes) * float64(m.Rows) * float64(m.K) / 32
 	for i := range ns {
 		ns[i] = float64(sample(nth).Nanoseconds()) / w32
 	}
@@ -122,7 +129,7 @@ func measureCompute(k kernel, m *matrix, y act, nth int, slice time.Duration) Su
 func check(k kernel, m *matrix, y act) error {
 	rows := min(m.Rows, 4)
 	out := make([]float32, rows)
-	k.run(m, 0, rows, false, y.ptr, out)
+	k.run(m, 0, rows, y.ptr, out)
 	for r := range rows {
 		bm := m.bitmap[r*m.K/8 : (r+1)*m.K/8]
 		sg := m.signs[m.off[r]:]

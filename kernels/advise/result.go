@@ -71,16 +71,18 @@ type KernelResult struct {
 	Name   string `json:"name"`
 	Build  string `json:"build,omitempty"`
 	Layout string `json:"layout"` // the layout it multiplies: LayoutNative or LayoutTQ2
-	// Compute: ns per 32 weights with the data in L1, per thread count and
-	// distinct K.
+	// Compute: ns per 32 weights with the data in cache, per thread count
+	// and distinct K.
 	Compute []ComputeResult `json:"compute"`
 }
 
-// ComputeResult is a kernel's L1-resident time at one row length, per
-// thread with Threads threads running it at once.
+// ComputeResult is a kernel's time with its data in cache at one row
+// length (Rows distinct rows, in L2), per thread with Threads threads
+// running it at once.
 type ComputeResult struct {
 	Threads int     `json:"threads"`
 	K       int     `json:"k"`
+	Rows    int     `json:"rows"`
 	Ns32    Summary `json:"ns_per_32"`
 }
 

@@ -2,14 +2,14 @@ package advise
 
 // The roofline of DESIGN.md §1, per 32 weights: T = max(B/β, γ), with B the
 // bytes read, β one thread's share of the read bandwidth and γ the time of
-// the kernel with its data in L1. Here β is in bytes per ns (GB/s) and γ in
-// ns, so T is in ns; the paper's cycles and bytes per cycle give the same
-// ratios.
+// the kernel with its data in cache (DESIGN says L1; here L2, see
+// cacheRows). Here β is in bytes per ns (GB/s) and γ in ns, so T is in ns;
+// the paper's cycles and bytes per cycle give the same ratios.
 
 // Cost is what the roofline needs of one kernel on one matrix shape.
 type Cost struct {
 	Bytes32   float64 // bytes read per 32 weights (B)
-	Compute32 float64 // ns per 32 weights with the data in L1 (γ)
+	Compute32 float64 // ns per 32 weights with the data in cache (γ)
 }
 
 // Time32 is the roofline time per 32 weights at β bytes per ns, and whether

@@ -80,7 +80,7 @@ func gemvPass(k kernel, stack []*matrix, ys map[int]act, out []float32, nth int,
 				r0 := c * size
 				r1 := min(r0+size, m.Rows)
 				if r0 < r1 {
-					k.run(m, r0, r1, false, y, out)
+					k.run(m, r0, r1, y, out)
 				}
 			}
 			bar.wait()
