@@ -26,16 +26,25 @@ import (
 	"github.com/klauspost/cpuid/v2"
 )
 
+// What the C files were compiled with, asked once: the GEMVs check it on
+// every call, and a cgo call costs tens of ns (gguf-bitcos advise times
+// GEMVs of 64 rows per call).
+var (
+	compiled        = C.bitcos_have_avx512() != 0
+	compiledTQ2     = C.bitcos_have_avx512_tq2() != 0
+	compiledTQ2VNNI = C.bitcos_have_avx512_tq2_vnni() != 0
+)
+
 // Compiled reports whether the AVX-512 path was compiled (the compiler took
 // the flags); it does not say the CPU can run it.
-func Compiled() bool { return C.bitcos_have_avx512() != 0 }
+func Compiled() bool { return compiled }
 
 // CompiledTQ2 reports the same for the TQ2_0-order kernel (it also needs FMA).
-func CompiledTQ2() bool { return C.bitcos_have_avx512_tq2() != 0 }
+func CompiledTQ2() bool { return compiledTQ2 }
 
 // CompiledTQ2VNNI reports whether the VNNI build of the TQ2_0-order kernel
 // took its flags.
-func CompiledTQ2VNNI() bool { return C.bitcos_have_avx512_tq2_vnni() != 0 }
+func CompiledTQ2VNNI() bool { return compiledTQ2VNNI }
 
 // CPUHas reports whether this CPU runs the AVX-512 kernel: AVX-512 F and
 // BW, and BMI2.
