@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: bb09912e4fb79dc5b8dbabbd89c71a5d1c160da1016da06da93b4e191c24a6e8
+// kernels/c sha256: 13eea6d077bb6d945205fce0f6c0e53a5c66a87c41bad7e649d70c2783006a56
 // The scalar build of bitcos_codes.c, under other names (baseline ISA).
 #pragma GCC optimize("fp-contract=off")
 #define bitcos_row_codes bitcos_row_codes_generic
