@@ -297,7 +297,7 @@ func (p *jobProgress) done() {
 }
 
 // lookAheadBytes bounds the encoded data waiting to be written.
-const lookAheadBytes = 96 << 20
+var lookAheadBytes int64 = 96 << 20 // a variable for tests
 
 // piece is one tensor's output, ready to be written.
 type piece struct {
