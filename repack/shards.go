@@ -105,7 +105,6 @@ func repackShards(f *input, rep *Report, dec []Decision, cand []bool, tails map[
 		return nil, err
 	}
 	rep.Tensors = dec
-	rep.OutputBytes = 0
 	for s, out := range outs {
 		rep.Shards = append(rep.Shards, out.Target())
 		rep.OutputBytes += dataEnd(o.start[s], spans[s])
