@@ -14,17 +14,21 @@ import (
 // Sharded output is written once, each shard directly. Which tensors a
 // shard holds depends on the output tensors' sizes, so the decisions come
 // first: a planning pass completes every candidate's decision without
-// encoding it (analyzeCandidate: stats' exact prediction, mostly a count of
-// non-zero codes), which fixes the output header as the one-file repack
-// would write it (headerFor, fitHeader: same KVs, same header pad). That
-// list of tensors is cut as llama-gguf-split cuts a file (shardStarts), and
-// the data pass then encodes as for one file, moving to the next shard's
-// file at each cut, a BITCOS family too when the cut falls inside it, and
-// checking every tensor against the plan before writing a byte of it
-// (dataOut.check). The headers go in last (ggufx.WriteHeaderAt), every
-// shard is read back and checked, and the set is committed together
-// (atomicfile.CommitAll): until then the shards are unnamed, and an error
-// or an interrupt removes them all.
+// encoding it (analyzeCandidate: stats' exact prediction; a count of the
+// non-zero codes for TQ2_0, Q2_0 and I2_S, a decode for TQ1_0, the
+// ternarization itself for a float master), which fixes the output header
+// as the one-file repack would write it (headerFor, fitHeader: same KVs,
+// same header pad). The cost is one more read of the candidates, against
+// the second full write the shards used to take (a copy of the one file).
+//
+// That list of tensors is cut as llama-gguf-split cuts a file
+// (shardStarts), and the data pass then encodes as for one file, moving to
+// the next shard's file at each cut, inside a BITCOS family too when the
+// cut falls there, and checking every tensor against the plan before
+// writing a byte of it (dataOut.check). The headers go in last
+// (ggufx.WriteHeaderAt), every shard is read back and checked, and the set
+// is committed together (atomicfile.CommitAll): until then the shards are
+// unnamed, and an error or an interrupt removes them all.
 
 // active reports whether o asks for shards.
 func (o SplitOptions) active() bool { return o.MaxBytes > 0 || o.MaxTensors > 0 }
