@@ -85,8 +85,9 @@ func headerFor(f *input, dec []Decision, cand []bool, reserve bool, tails map[in
 
 // outputTensors lists the output tensors that input tensor i becomes with
 // decision d: a BITCOS weight and its three companions, or one tensor. With
-// reserve, a candidate counts as BITCOS with an empty sign stream (the
-// header's size does not depend on the stream's length).
+// reserve (given for candidates only), a candidate that is not a head counts
+// as BITCOS with an empty sign stream (the header's size does not depend on
+// the stream's length).
 func outputTensors(f *input, i int, d *Decision, reserve bool) []ggufx.TensorInfo {
 	t := f.Tensors[i]
 	switch {
