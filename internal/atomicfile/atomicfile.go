@@ -8,7 +8,9 @@
 // other systems, or filesystems without O_TMPFILE, a hidden temporary named
 // .<target>.tmp-p<pid>-<random> beside the target. Commit syncs the data,
 // gives it the target's name with one rename (atomically replacing an older
-// file) and syncs the directory. Abort removes everything.
+// file) and syncs the directory. Abort removes everything. CommitAll
+// commits several files (a shard set) as one: all are complete and synced
+// before the first gets its name, and a failure removes them all.
 //
 // Named temporaries survive only a SIGKILL or a crash: the next Create in
 // the same directory removes those whose process is gone (Stale), and
