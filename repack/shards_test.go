@@ -276,6 +276,7 @@ func TestShardedOutputLeavesNothingOnFailure(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 				t.Fatalf("repack: %v, want an error saying %q", err, c.wantErr)
 			}
+			t.Log(err)
 			if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 				var names []string
 				for _, e := range ents {
