@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 8fd8352b12c26c0bdd49b9b3eee88b82ea3b5ce9e927fe6e46d3b1e44f040d37
+// kernels/c sha256: 7b493ee758089861a1bea961abd4127911e0e5e744460af945758c53579c306a
 // bitcos_avx2_clmul.c for the baseline ISA, under other names: its portable
 // fallback (the scalar permutation, and the kernel as a call to tq2order).
 #pragma GCC optimize("fp-contract=off")

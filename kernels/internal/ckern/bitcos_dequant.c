@@ -1,5 +1,5 @@
 //go:build cgo
 
-// kernels/c sha256: 8fd8352b12c26c0bdd49b9b3eee88b82ea3b5ce9e927fe6e46d3b1e44f040d37
+// kernels/c sha256: 7b493ee758089861a1bea961abd4127911e0e5e744460af945758c53579c306a
 #pragma GCC optimize("fp-contract=off")
 #include "../../c/bitcos_dequant.c"

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 8fd8352b12c26c0bdd49b9b3eee88b82ea3b5ce9e927fe6e46d3b1e44f040d37
+// kernels/c sha256: 7b493ee758089861a1bea961abd4127911e0e5e744460af945758c53579c306a
 // One translation unit per kernel file (see ckern.go). On amd64 this builds
 // the portable path of the NEON file (BITCOS_NEON_TQ2_SIMD == 0): the scalar
 // ARM-order kernels; the NEON paths are tested under qemu-aarch64

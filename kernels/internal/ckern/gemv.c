@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 8fd8352b12c26c0bdd49b9b3eee88b82ea3b5ce9e927fe6e46d3b1e44f040d37
+// kernels/c sha256: 7b493ee758089861a1bea961abd4127911e0e5e744460af945758c53579c306a
 // Test and benchmark helpers: whole GEMVs in C, so that a Go benchmark does
 // not pay one cgo call per row.
 #include "gemv.h"
@@ -50,6 +50,7 @@ void ckern_tq2_gemv(int variant, int k, int rows, int repeat, const void * x, co
             case CKERN_TQ2_GENERIC:    tq2_vec_dot_q8_K_generic(k, out + r, row, y); break;
             case CKERN_TQ2_AVX2:       tq2_vec_dot_q8_K_avx2(k, out + r, row, y); break;
             case CKERN_TQ2_AVX2_EXACT: tq2_vec_dot_q8_K_avx2_exact(k, out + r, row, y); break;
+            case CKERN_TQ2_AVX2_GGML:  tq2_vec_dot_q8_K_avx2_ggml(k, out + r, row, y); break;
         }
     }
 }
