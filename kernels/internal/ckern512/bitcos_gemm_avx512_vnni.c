@@ -1,0 +1,11 @@
+//go:build cgo
+
+// kernels/c sha256: 4384364358d6ee68d38623dd9eed93cc0f6272e087ab22c523217446393ab729
+// bitcos_gemm.c with AVX-512 F+BW and AVX512-VNNI (its vpdpbusd path),
+// under other names.
+#pragma GCC optimize("fp-contract=off")
+#pragma GCC target("bmi2,f16c,popcnt,fma,avx512vl,avx512vnni")
+#define bitcos_gemm_isa bitcos_gemm_isa_avx512_vnni
+#define bitcos_gemm_panel bitcos_gemm_panel_avx512_vnni
+#define bitcos_gemm_q8_K bitcos_gemm_q8_K_avx512_vnni
+#include "../../c/bitcos_gemm.c"
