@@ -202,4 +202,3 @@ func TestGemmBrokenFails(t *testing.T) {
 	}
 	t.Logf("%d of %d outputs differ between the exact and the TQ2_0 order", differ, 4*m.rows)
 }
-
