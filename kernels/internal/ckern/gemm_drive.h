@@ -1,6 +1,8 @@
 // The test driver of bitcos_gemm.c, shared by ckern (scalar and AVX2 builds)
 // and ckern512 (AVX-512 builds): every build runs the same loop, so the tests
-// compare the builds and nothing else.
+// compare the builds and nothing else. Go's build cache keys ckern512 on its
+// own directory: after editing this file, touch ../ckern512/gemm512.c (or
+// go clean -cache), else ckern512 keeps the old driver.
 #pragma once
 
 #include <stdint.h>
