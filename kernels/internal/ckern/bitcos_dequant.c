@@ -1,5 +1,5 @@
 //go:build cgo
 
-// kernels/c sha256: 4384364358d6ee68d38623dd9eed93cc0f6272e087ab22c523217446393ab729
+// kernels/c sha256: ed4bc21b6600bb92b61a0ef0db8409b329f0ea2b0a86e6f132e8ff112dc53c5a
 #pragma GCC optimize("fp-contract=off")
 #include "../../c/bitcos_dequant.c"

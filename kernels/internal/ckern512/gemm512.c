@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 4384364358d6ee68d38623dd9eed93cc0f6272e087ab22c523217446393ab729
+// kernels/c sha256: ed4bc21b6600bb92b61a0ef0db8409b329f0ea2b0a86e6f132e8ff112dc53c5a
 // The AVX-512 builds of bitcos_gemm.c (without and with VNNI), run by
 // ckern_gemm_drive.
 #include "../ckern/gemm_drive.h"
