@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: ed4bc21b6600bb92b61a0ef0db8409b329f0ea2b0a86e6f132e8ff112dc53c5a
+// kernels/c sha256: 6f7ed6521a416696747b4f58c6bd166893fa75760dc93c3ff58a225a843a333e
 // One translation unit per kernel file (see ckern.go for why the ISA and the
 // no-FMA rule are pragmas here rather than cgo flags).
 #pragma GCC optimize("fp-contract=off")

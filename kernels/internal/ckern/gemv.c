@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: ed4bc21b6600bb92b61a0ef0db8409b329f0ea2b0a86e6f132e8ff112dc53c5a
+// kernels/c sha256: 6f7ed6521a416696747b4f58c6bd166893fa75760dc93c3ff58a225a843a333e
 // Test and benchmark helpers: whole GEMVs in C, so that a Go benchmark does
 // not pay one cgo call per row.
 #include "gemv.h"
@@ -50,6 +50,7 @@ void ckern_tq2_gemv(int variant, int k, int rows, int repeat, const void * x, co
             case CKERN_TQ2_GENERIC:    tq2_vec_dot_q8_K_generic(k, out + r, row, y); break;
             case CKERN_TQ2_AVX2:       tq2_vec_dot_q8_K_avx2(k, out + r, row, y); break;
             case CKERN_TQ2_AVX2_EXACT: tq2_vec_dot_q8_K_avx2_exact(k, out + r, row, y); break;
+            case CKERN_TQ2_AVX2_GGML:  tq2_vec_dot_q8_K_avx2_ggml(k, out + r, row, y); break;
         }
     }
 }

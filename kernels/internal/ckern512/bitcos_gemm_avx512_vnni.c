@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: ed4bc21b6600bb92b61a0ef0db8409b329f0ea2b0a86e6f132e8ff112dc53c5a
+// kernels/c sha256: 6f7ed6521a416696747b4f58c6bd166893fa75760dc93c3ff58a225a843a333e
 // bitcos_gemm.c with AVX-512 F+BW and AVX512-VNNI (its vpdpbusd path),
 // under other names.
 #pragma GCC optimize("fp-contract=off")
