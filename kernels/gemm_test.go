@@ -24,33 +24,44 @@ type gemmBuild struct {
 }
 
 // gemmBuilds lists the five builds of c/bitcos_gemm.c (scalar, AVX2, AVX2 +
-// AVX-VNNI, AVX-512 F+BW, AVX-512 VNNI), each with why it cannot run here. A
-// SIMD build whose bitcos_gemm_isa is not its own path compiled as a
-// fallback: on a CPU with its ISA that fails the tests (cVariant.simd).
+// AVX-VNNI, AVX-512 F+BW, AVX-512 VNNI), each with its panels decoded by
+// bitcos_gemm_panel and by bitcos_gemm_panel_nopdep ("_nopdep"), and why it
+// cannot run here. A SIMD build whose bitcos_gemm_isa is not its own path
+// compiled as a fallback: on a CPU with its ISA that fails the tests
+// (cVariant.simd).
 func gemmBuilds() []gemmBuild {
-	ck := func(b ckern.GemmBuild) func(k, rows, prows int, m *testRows, ncols int, ys []BlockQ8K, out []float32, panels []byte) {
+	type runFn = func(k, rows, prows int, m *testRows, ncols int, ys []BlockQ8K, out []float32, panels []byte)
+	ck := func(b ckern.GemmBuild, nopdep bool) runFn {
 		return func(k, rows, prows int, m *testRows, ncols int, ys []BlockQ8K, out []float32, panels []byte) {
-			ckern.Gemm(b, k, rows, prows, m.bitmap, m.signs, m.off, m.d16, m.d32, ncols, yPtr(ys), out, panels)
+			ckern.Gemm(b, nopdep, k, rows, prows, m.bitmap, m.signs, m.off, m.d16, m.d32, ncols, yPtr(ys), out, panels)
 		}
 	}
-	c512 := func(vnni bool) func(k, rows, prows int, m *testRows, ncols int, ys []BlockQ8K, out []float32, panels []byte) {
+	c512 := func(vnni, nopdep bool) runFn {
 		return func(k, rows, prows int, m *testRows, ncols int, ys []BlockQ8K, out []float32, panels []byte) {
-			ckern512.Gemm(vnni, k, rows, prows, m.bitmap, m.signs, m.off, m.d16, m.d32, ncols, yPtr(ys), out, panels)
+			ckern512.Gemm(vnni, nopdep, k, rows, prows, m.bitmap, m.signs, m.off, m.d16, m.d32, ncols, yPtr(ys), out, panels)
 		}
 	}
 	avx2 := cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI2, cpuid.F16C, cpuid.POPCNT, cpuid.FMA3)
 	const avx2Needs = "AVX2/BMI2/F16C/POPCNT/FMA"
-	return []gemmBuild{
-		{cVariant{name: "gemm_generic"}, ck(ckern.GemmGeneric)},
-		{cVariant{name: "gemm_avx2"}.simd(ckern.GemmISA(ckern.GemmAVX2) == ckern.GemmISAAVX2, avx2, "scalar build", avx2Needs),
-			ck(ckern.GemmAVX2)},
-		{cVariant{name: "gemm_avx2_vnni"}.simd(ckern.GemmISA(ckern.GemmAVX2VNNI) == ckern.GemmISAAVX2VNNI,
-			avx2 && cpuid.CPU.Supports(cpuid.AVXVNNI), "build without AVX-VNNI", avx2Needs+"/AVX-VNNI"), ck(ckern.GemmAVX2VNNI)},
-		{cVariant{name: "gemm_avx512"}.simd(ckern512.GemmISA(false) == ckern.GemmISAAVX512, ckern512.CPUHasGemm(false),
-			"build without AVX-512", "AVX-512 F/BW, BMI2, FMA, F16C"), c512(false)},
-		{cVariant{name: "gemm_avx512_vnni"}.simd(ckern512.GemmISA(true) == ckern.GemmISAAVX512VNNI, ckern512.CPUHasGemm(true),
-			"build without VNNI", "AVX-512 F/BW/VL/VNNI, BMI2, FMA, F16C"), c512(true)},
+	var bs []gemmBuild
+	for _, nopdep := range []bool{false, true} {
+		sfx := ""
+		if nopdep {
+			sfx = "_nopdep"
+		}
+		bs = append(bs,
+			gemmBuild{cVariant{name: "gemm_generic" + sfx}, ck(ckern.GemmGeneric, nopdep)},
+			gemmBuild{cVariant{name: "gemm_avx2" + sfx}.simd(ckern.GemmISA(ckern.GemmAVX2) == ckern.GemmISAAVX2, avx2, "scalar build", avx2Needs),
+				ck(ckern.GemmAVX2, nopdep)},
+			gemmBuild{cVariant{name: "gemm_avx2_vnni" + sfx}.simd(ckern.GemmISA(ckern.GemmAVX2VNNI) == ckern.GemmISAAVX2VNNI,
+				avx2 && cpuid.CPU.Supports(cpuid.AVXVNNI), "build without AVX-VNNI", avx2Needs+"/AVX-VNNI"), ck(ckern.GemmAVX2VNNI, nopdep)},
+			gemmBuild{cVariant{name: "gemm_avx512" + sfx}.simd(ckern512.GemmISA(false) == ckern.GemmISAAVX512, ckern512.CPUHasGemm(false),
+				"build without AVX-512", "AVX-512 F/BW, BMI2, FMA, F16C"), c512(false, nopdep)},
+			gemmBuild{cVariant{name: "gemm_avx512_vnni" + sfx}.simd(ckern512.GemmISA(true) == ckern.GemmISAAVX512VNNI, ckern512.CPUHasGemm(true),
+				"build without VNNI", "AVX-512 F/BW/VL/VNNI, BMI2, FMA, F16C"), c512(true, nopdep)},
+		)
 	}
+	return bs
 }
 
 // wantPanels is the panel layout of c/bitcos_gemm.h built from the planes:
@@ -90,7 +101,8 @@ func wantPanels(m *testRows, prows int) []byte {
 	return out
 }
 
-// TestGemmMatchesTQ2Order: every build of the batched kernel returns, for
+// TestGemmMatchesTQ2Order: every build of the batched kernel (both panel
+// decodes) returns, for
 // every row and column, the float32 bits of VecDotQ8KTQ2Order (TQ2_0's x86
 // float order), and decodes panels byte for byte as the layout says; over
 // row lengths 256..6912, panels of 1..4 rows with row counts that leave
@@ -188,7 +200,7 @@ func TestGemmBrokenFails(t *testing.T) {
 		ys = append(ys, randomActivations(rng, m.k, false)...)
 	}
 	out := make([]float32, 4*m.rows)
-	ckern.Gemm(ckern.GemmGeneric, m.k, m.rows, gemmRows, m.bitmap, m.signs, m.off, m.d16, m.d32, 4, yPtr(ys), out, nil)
+	ckern.Gemm(ckern.GemmGeneric, false, m.k, m.rows, gemmRows, m.bitmap, m.signs, m.off, m.d16, m.d32, 4, yPtr(ys), out, nil)
 	differ := 0
 	for j := range 4 {
 		for r := range m.rows {

@@ -22,9 +22,9 @@
 
 #include <math.h>
 
-#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__BMI2__) && defined(__F16C__) && defined(__FMA__)
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__BMI2__) && defined(__FMA__)
 #define BITCOS_GEMM_PATH 512
-#elif defined(__AVX2__) && defined(__BMI2__) && defined(__F16C__) && defined(__FMA__)
+#elif defined(__AVX2__) && defined(__FMA__)
 #define BITCOS_GEMM_PATH 256
 #else
 #define BITCOS_GEMM_PATH 0
@@ -32,6 +32,7 @@
 
 #if BITCOS_GEMM_PATH
 #include "bitcos_tq2_step.h"
+#include "bitcos_nopdep_tables.h"
 #endif
 
 // BITCOS_GEMM_PIN(v): the compiler must treat the vector v as unknown. The
@@ -77,6 +78,55 @@ static void bitcos_gemm_panel_scales(int nb, uint8_t * panel, int nr, const uint
         }
     }
 }
+
+#if BITCOS_GEMM_PATH
+
+// The 32 codes of bitmap bytes bm[0..3] without pdep (bitcos_nopdep.c's
+// deposit, for CPUs where pdep is microcoded): the 128-bit lane of bytes
+// bm[2h], bm[2h+1] holds its first 16 signs as bytes in sign order (sv:
+// 0xff = negative), and each present weight's rank among the lane's present
+// weights (>= 0x80 for absent ones, from the rank tables) picks its sign with
+// one vpshufb. c = 1 + present - 2 * negative.
+BITCOS_INLINE __m256i bitcos_gemm_codes32_nopdep(const uint8_t * bm, const uint8_t * signs, uint64_t * pos) {
+    const __m256i spread   = _mm256_setr_epi8(0,0,0,0,0,0,0,0, 1,1,1,1,1,1,1,1, 2,2,2,2,2,2,2,2, 3,3,3,3,3,3,3,3);
+    const __m256i lane_bit = _mm256_set1_epi64x(0x8040201008040201);
+    uint32_t m;
+    memcpy(&m, bm, sizeof(m));
+    const unsigned c  = (unsigned) __builtin_popcount(m);
+    const unsigned c0 = (unsigned) __builtin_popcount(m & 0xffff);
+    const uint64_t p  = *pos;
+    const uint64_t sg = bitcos_load_u64(signs + (p >> 3)) >> (p & 7); // >= 57 valid bits, c <= 32
+    *pos = p + c;
+    const uint32_t w = (uint32_t) (sg & 0xffff) | (uint32_t) (sg >> c0) << 16;
+    const __m256i pm = _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(_mm256_set1_epi32((int) m), spread), lane_bit), lane_bit);
+    const __m256i sv = _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(_mm256_set1_epi32((int) w), spread), lane_bit), lane_bit);
+    const __m256i ra = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *) bitcos_rank_a[bm[0]])),
+                                               _mm_loadu_si128((const __m128i *) bitcos_rank_a[bm[2]]), 1);
+    const __m256i rb = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *) bitcos_rank_b[bm[1]])),
+                                               _mm_loadu_si128((const __m128i *) bitcos_rank_b[bm[3]]), 1);
+    const __m256i nm = _mm256_shuffle_epi8(sv, _mm256_add_epi8(ra, rb));
+    const __m256i ones = _mm256_set1_epi8(1);
+    return _mm256_sub_epi8(_mm256_add_epi8(ones, _mm256_and_si256(pm, ones)), _mm256_and_si256(nm, _mm256_set1_epi8(2)));
+}
+
+void bitcos_gemm_panel_nopdep(int n, void * vpanel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
+                              const uint16_t * const * d16, float d32) {
+    uint8_t * panel = (uint8_t *) vpanel;
+    const int nb = n / BITCOS_QK_K;
+    for (int i = 0; i < BITCOS_GEMM_ROWS; ++i) {
+        uint64_t pos = 0;
+        for (int b = 0; b < nb; ++b) {
+            uint8_t * out = panel + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + 512*(i/2) + 32*(i%2);
+            for (int k = 0; k < 8; ++k) {
+                const __m256i c = i < nr ? bitcos_gemm_codes32_nopdep(bitmap[i] + 32*b + 4*k, signs[i], &pos) : _mm256_set1_epi8(1);
+                _mm256_storeu_si256((__m256i *) (out + 64*k), c);
+            }
+        }
+    }
+    bitcos_gemm_panel_scales(nb, panel, nr, d16, d32);
+}
+
+#endif
 
 #if BITCOS_GEMM_PATH == 512
 
@@ -262,6 +312,12 @@ void bitcos_gemm_q8_K(int n, int nr, int nc, const void * panel, const void * co
 
 #elif BITCOS_GEMM_PATH == 256
 
+#if !defined(__BMI2__)
+void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
+                       const uint16_t * const * d16, float d32) {
+    bitcos_gemm_panel_nopdep(n, vpanel, nr, bitmap, signs, d16, d32);
+}
+#else
 void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
                        const uint16_t * const * d16, float d32) {
     uint8_t * panel = (uint8_t *) vpanel;
@@ -284,6 +340,7 @@ void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bit
     }
     bitcos_gemm_panel_scales(nb, panel, nr, d16, d32);
 }
+#endif
 
 // Row pair p (rows 2p, 2p+1) x nc columns (1..4): o[j][h] = row 2p+h times
 // column j. 8 integer accumulators, two code vectors and a column chunk fit
@@ -412,6 +469,11 @@ void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bit
         }
     }
     bitcos_gemm_panel_scales(nb, panel, nr, d16, d32);
+}
+
+void bitcos_gemm_panel_nopdep(int n, void * panel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
+                              const uint16_t * const * d16, float d32) {
+    bitcos_gemm_panel(n, panel, nr, bitmap, signs, d16, d32);
 }
 
 void bitcos_gemm_q8_K(int n, int nr, int nc, const void * panel, const void * const * vy, float * const * s) {

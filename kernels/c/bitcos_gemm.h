@@ -20,10 +20,11 @@
 //
 // Paths (bitcos_gemm_isa says which one this translation unit compiled; the
 // panel layout is the same in all of them):
-//   AVX-512 F+BW (+BMI2, FMA, F16C): codes from k-masks; vpdpbusd with
+//   AVX-512 F+BW (+BMI2, FMA): codes from k-masks; vpdpbusd with
 //     AVX512-VNNI, else vpmaddubsw + vpaddw into 16-bit lanes; 4x4 tiles.
-//   AVX2 (+BMI2, FMA, F16C): codes by byte spreads (bitcos_tq2_step.h);
-//     vpdpbusd ymm with AVX-VNNI, else vpmaddubsw + vpaddw; 2x4 tiles.
+//   AVX2 (+FMA; BMI2 for the pdep decode): codes by byte spreads
+//     (bitcos_tq2_step.h); vpdpbusd ymm with AVX-VNNI, else vpmaddubsw +
+//     vpaddw; 2x4 tiles.
 //   scalar: any CPU, the same integers and float steps.
 
 #pragma once
@@ -58,6 +59,13 @@ int bitcos_gemm_isa(void);
 // d16 is NULL, the per-tensor scale d32 for all rows.
 void bitcos_gemm_panel(int n, void * panel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
                        const uint16_t * const * d16, float d32);
+
+// The same panel, decoded without pdep (rank tables and vpshufb, as
+// bitcos_nopdep.c): for CPUs where pdep is microcoded (AMD before Zen 3,
+// where bitcos_select picks avx2_nopdep_tq2). Scalar builds decode bytewise
+// in both.
+void bitcos_gemm_panel_nopdep(int n, void * panel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
+                              const uint16_t * const * d16, float d32);
 
 // s[j][i] = row i of the panel times column y[j] (block_q8_K, n weights), for
 // i < nr and j < nc (any nc >= 1).

@@ -1,5 +1,5 @@
 //go:build cgo
 
-// kernels/c sha256: 6f7ed6521a416696747b4f58c6bd166893fa75760dc93c3ff58a225a843a333e
+// kernels/c sha256: c6f679d9cbc3279c098420cff3fe4146ed3b154271ea1ad4bc88f8871789c118
 #pragma GCC optimize("fp-contract=off")
 #include "../../c/bitcos_dequant.c"

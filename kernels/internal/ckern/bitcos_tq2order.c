@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 6f7ed6521a416696747b4f58c6bd166893fa75760dc93c3ff58a225a843a333e
+// kernels/c sha256: c6f679d9cbc3279c098420cff3fe4146ed3b154271ea1ad4bc88f8871789c118
 // One translation unit per kernel file (see ckern.go). fmaf is explicit in
 // this kernel; fp-contract=off keeps the other float steps apart.
 #pragma GCC optimize("fp-contract=off")

@@ -27,6 +27,6 @@ const (
 func GemmISA(GemmBuild) int { return -1 }
 
 // Gemm panics without cgo.
-func Gemm(GemmBuild, int, int, int, []byte, []byte, []uint32, []uint16, float32, int, unsafe.Pointer, []float32, []byte) {
+func Gemm(GemmBuild, bool, int, int, int, []byte, []byte, []uint32, []uint16, float32, int, unsafe.Pointer, []float32, []byte) {
 	panic("ckern: built without cgo")
 }

@@ -1,11 +1,12 @@
 //go:build cgo
 
-// kernels/c sha256: 6f7ed6521a416696747b4f58c6bd166893fa75760dc93c3ff58a225a843a333e
+// kernels/c sha256: c6f679d9cbc3279c098420cff3fe4146ed3b154271ea1ad4bc88f8871789c118
 // bitcos_gemm.c with AVX-512 F+BW (-mavx512f -mavx512bw, ckern512.go) and
 // without VNNI (its vpmaddubsw path), under other names.
 #pragma GCC optimize("fp-contract=off")
 #pragma GCC target("bmi2,f16c,popcnt,fma")
 #define bitcos_gemm_isa bitcos_gemm_isa_avx512
 #define bitcos_gemm_panel bitcos_gemm_panel_avx512
+#define bitcos_gemm_panel_nopdep bitcos_gemm_panel_nopdep_avx512
 #define bitcos_gemm_q8_K bitcos_gemm_q8_K_avx512
 #include "../../c/bitcos_gemm.c"

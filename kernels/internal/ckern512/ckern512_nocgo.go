@@ -53,6 +53,6 @@ func GemmISA(bool) int { return -1 }
 func CPUHasGemm(bool) bool { return false }
 
 // Gemm panics without cgo.
-func Gemm(bool, int, int, int, []byte, []byte, []uint32, []uint16, float32, int, unsafe.Pointer, []float32, []byte) {
+func Gemm(bool, bool, int, int, int, []byte, []byte, []uint32, []uint16, float32, int, unsafe.Pointer, []float32, []byte) {
 	panic("ckern512: built without cgo")
 }

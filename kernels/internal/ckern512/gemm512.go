@@ -5,7 +5,7 @@ package ckern512
 /*
 #include <stdint.h>
 int  ckern512_gemm_isa(int vnni);
-void ckern512_gemm(int vnni, int k, int rows, int prows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
+void ckern512_gemm(int vnni, int nopdep, int k, int rows, int prows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
                    const uint16_t * d16, float d32, int ncols, const void * ys, float * out, uint8_t * panels);
 */
 import "C"
@@ -30,10 +30,11 @@ func CPUHasGemm(vnni bool) bool {
 	return ok
 }
 
-// Gemm runs that build as ckern.Gemm does. It executes AVX-512 instructions
+// Gemm runs that build as ckern.Gemm does (nopdep: the panels decoded by
+// bitcos_gemm_panel_nopdep). It executes AVX-512 instructions
 // whatever GemmISA says (the fallbacks are compiled with -mavx512f too): call
 // it only when CPUHasGemm.
-func Gemm(vnni bool, k, rows, prows int, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32,
+func Gemm(vnni, nopdep bool, k, rows, prows int, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32,
 	ncols int, ys unsafe.Pointer, out []float32, panels []byte) {
 	if !CPUHasGemm(vnni) {
 		panic("ckern512: this CPU cannot run the AVX-512 gemm build")
@@ -46,7 +47,7 @@ func Gemm(vnni bool, k, rows, prows int, bitmap, signs []byte, off []uint32, d16
 	if len(panels) > 0 {
 		pp = (*C.uint8_t)(unsafe.Pointer(&panels[0]))
 	}
-	C.ckern512_gemm(cint(vnni), C.int(k), C.int(rows), C.int(prows), (*C.uint8_t)(unsafe.Pointer(&bitmap[0])),
+	C.ckern512_gemm(cint(vnni), cint(nopdep), C.int(k), C.int(rows), C.int(prows), (*C.uint8_t)(unsafe.Pointer(&bitmap[0])),
 		(*C.uint8_t)(unsafe.Pointer(&signs[0])), (*C.uint32_t)(unsafe.Pointer(&off[0])), pd16, C.float(d32), C.int(ncols), ys,
 		(*C.float)(unsafe.Pointer(&out[0])), pp)
 }
