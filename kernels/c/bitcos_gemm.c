@@ -114,13 +114,24 @@ void bitcos_gemm_panel_nopdep(int n, void * vpanel, int nr, const uint8_t * cons
     uint8_t * panel = (uint8_t *) vpanel;
     const int nb = n / BITCOS_QK_K;
     for (int i = 0; i < BITCOS_GEMM_ROWS; ++i) {
+        // row i's half of its row pair's chunks
+        uint8_t * out = panel + 512*(i/2) + 32*(i%2);
+        if (i >= nr) {
+            for (int b = 0; b < nb; ++b) {
+                for (int k = 0; k < 8; ++k) {
+                    _mm256_storeu_si256((__m256i *) (out + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + 64*k), _mm256_set1_epi8(1));
+                }
+            }
+            continue;
+        }
+        const uint8_t * bm = bitmap[i];
+        const uint8_t * sg = signs[i];
         uint64_t pos = 0;
         for (int b = 0; b < nb; ++b) {
-            uint8_t * out = panel + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + 512*(i/2) + 32*(i%2);
             for (int k = 0; k < 8; ++k) {
-                const __m256i c = i < nr ? bitcos_gemm_codes32_nopdep(bitmap[i] + 32*b + 4*k, signs[i], &pos) : _mm256_set1_epi8(1);
-                _mm256_storeu_si256((__m256i *) (out + 64*k), c);
+                _mm256_storeu_si256((__m256i *) (out + 64*k), bitcos_gemm_codes32_nopdep(bm + 32*b + 4*k, sg, &pos));
             }
+            out += BITCOS_GEMM_BLOCK_BYTES;
         }
     }
     bitcos_gemm_panel_scales(nb, panel, nr, d16, d32);

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: c6f679d9cbc3279c098420cff3fe4146ed3b154271ea1ad4bc88f8871789c118
+// kernels/c sha256: 71426b11bf59873a9e5d3bdb1c365483d75eb112ddf6650ddc70c02aa737da08
 // bitcos_avx2_clmul.c once more with PCLMULQDQ only (two xmm clmuls per
 // register), under other names, so that the tests cover both paths.
 #pragma GCC optimize("fp-contract=off")

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: c6f679d9cbc3279c098420cff3fe4146ed3b154271ea1ad4bc88f8871789c118
+// kernels/c sha256: 71426b11bf59873a9e5d3bdb1c365483d75eb112ddf6650ddc70c02aa737da08
 // bitcos_gemm.c with AVX-512 F+BW and AVX512-VNNI (its vpdpbusd path),
 // under other names.
 #pragma GCC optimize("fp-contract=off")
