@@ -102,14 +102,14 @@ func wantPanels(m *testRows, prows int) []byte {
 }
 
 // TestGemmMatchesTQ2Order: every build of the batched kernel (both panel
-// decodes) returns, for
-// every row and column, the float32 bits of VecDotQ8KTQ2Order (TQ2_0's x86
-// float order), and decodes panels byte for byte as the layout says; over
-// row lengths 256..6912, panels of 1..4 rows with row counts that leave
-// partial panels, 1..17 columns (tails of 1, 2 and 3 past the 4-column
-// tiles), rows of every zero density (all-zero and dense rows too), fp16
-// scales with zeros and subnormals and per-tensor f32 scales, quantized and
-// raw activations (all-zero blocks, -127..127).
+// decodes) returns, for every row and column, the float32 bits of
+// VecDotQ8KTQ2Order (TQ2_0's x86 float order), and decodes panels byte for
+// byte as the layout says; over row lengths 256..6912 (K = 6912: K-slabs of
+// 10, 10 and 7 blocks), panels of 1..4 rows with row counts that leave
+// partial panels, 1..17 and 70 columns (tails of 1, 2 and 3 past the
+// 4-column tiles; two column groups), rows of every zero density (all-zero
+// and dense rows too), fp16 scales with zeros and subnormals and per-tensor
+// f32 scales, quantized and raw activations (all-zero blocks, -127..127).
 func TestGemmMatchesTQ2Order(t *testing.T) {
 	needCgo(t)
 	builds := gemmBuilds()
@@ -158,7 +158,7 @@ func TestGemmMatchesTQ2Order(t *testing.T) {
 		for _, perTensor := range []bool{false, true} {
 			m := makeRows(t, rng, k, 13, testZs, perTensor)
 			for _, raw := range []bool{false, true} {
-				ncols := 17
+				ncols := 70 // more than a column group of 64
 				ys := make([]BlockQ8K, 0, ncols*k/QK_K)
 				for j := range ncols {
 					ys = append(ys, randomActivations(rng, k, raw != (j%3 == 2))...)
@@ -168,6 +168,7 @@ func TestGemmMatchesTQ2Order(t *testing.T) {
 						check(fmtShape(k, perTensor, raw), m, prows, nc, ys)
 					}
 				}
+				check(fmtShape(k, perTensor, raw), m, gemmRows, ncols, ys)
 			}
 		}
 	}

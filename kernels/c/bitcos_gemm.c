@@ -47,6 +47,14 @@
 #define BITCOS_GEMM_PIN(v) ((void)0)
 #endif
 
+// K-slabs: every tile of a column group runs over BITCOS_GEMM_SLAB blocks of
+// the panel before the next slab, so that the slab of the panel (4 rows x
+// 2560 weights, 11.5 KiB) stays in L1 while the group's columns stream past
+// it; a column group is up to BITCOS_GEMM_GROUP columns (float accumulators
+// on the stack: 8 KiB).
+#define BITCOS_GEMM_SLAB  10
+#define BITCOS_GEMM_GROUP 64
+
 #define BITCOS_GEMM_CODES(panel, b, p, k) ((const uint8_t *) (panel) + (size_t) (b) * BITCOS_GEMM_BLOCK_BYTES + 512*(p) + 64*(k))
 #define BITCOS_GEMM_SCALES(panel, b, p)   ((const float *) ((const uint8_t *) (panel) + (size_t) (b) * BITCOS_GEMM_BLOCK_BYTES + 1024 + 64*(p)))
 
@@ -189,20 +197,22 @@ BITCOS_INLINE void bitcos_gemm_hsum2(__m512 v, float * lo, float * hi) {
     *hi = bitcos_tq2_hsum(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1)));
 }
 
-// np row pairs (1 or 2) x nc columns (1..4): o[j][i] = row i times column j.
-// Register use at np = 2, nc = 4: 8 integer and 8 float accumulators, two
-// code vectors, a column chunk.
-BITCOS_INLINE void bitcos_gemm_tile512(int nb, const uint8_t * panel, const bitcos_block_q8_K * const * y,
-                                       const int np, const int nc, float o[4][4]) {
+// np row pairs (1 or 2) x nc columns (1..4), blocks b0..b1-1: the float
+// accumulators of row pair p and column j, accm[4*p + j], are loaded, carried
+// through the blocks in order and stored (exact: a K-slab changes nothing in
+// the float order). Register use at np = 2, nc = 4: 8 integer and 8 float
+// accumulators, two code vectors, a column chunk.
+BITCOS_INLINE void bitcos_gemm_tile512(int b0, int b1, const uint8_t * panel, const bitcos_block_q8_K * const * y,
+                                       const int np, const int nc, __m512 * accm) {
     __m512 acc[2][4];
     #pragma GCC unroll 4
     for (int p = 0; p < np; ++p) {
         #pragma GCC unroll 4
         for (int j = 0; j < nc; ++j) {
-            acc[p][j] = _mm512_setzero_ps();
+            acc[p][j] = accm[4*p + j];
         }
     }
-    for (int b = 0; b < nb; ++b) {
+    for (int b = b0; b < b1; ++b) {
         __m512i L[2][4];
 #if defined(__AVX512VNNI__)
         // lanes start at minus the bsums pairs of their column (both halves)
@@ -283,20 +293,20 @@ BITCOS_INLINE void bitcos_gemm_tile512(int nb, const uint8_t * panel, const bitc
     for (int p = 0; p < np; ++p) {
         #pragma GCC unroll 4
         for (int j = 0; j < nc; ++j) {
-            bitcos_gemm_hsum2(acc[p][j], &o[j][2*p], &o[j][2*p + 1]);
+            accm[4*p + j] = acc[p][j];
         }
     }
 }
 
 #define BITCOS_GEMM_TILE_FN(np, nc) \
-    static void bitcos_gemm_tile_##np##_##nc(int nb, const uint8_t * panel, const bitcos_block_q8_K * const * y, float o[4][4]) { \
-        bitcos_gemm_tile512(nb, panel, y, np, nc, o); \
+    static void bitcos_gemm_tile_##np##_##nc(int b0, int b1, const uint8_t * panel, const bitcos_block_q8_K * const * y, __m512 * accm) { \
+        bitcos_gemm_tile512(b0, b1, panel, y, np, nc, accm); \
     }
 BITCOS_GEMM_TILE_FN(1, 1) BITCOS_GEMM_TILE_FN(1, 2) BITCOS_GEMM_TILE_FN(1, 3) BITCOS_GEMM_TILE_FN(1, 4)
 BITCOS_GEMM_TILE_FN(2, 1) BITCOS_GEMM_TILE_FN(2, 2) BITCOS_GEMM_TILE_FN(2, 3) BITCOS_GEMM_TILE_FN(2, 4)
 #undef BITCOS_GEMM_TILE_FN
 
-typedef void (*bitcos_gemm_tile_t)(int nb, const uint8_t * panel, const bitcos_block_q8_K * const * y, float o[4][4]);
+typedef void (*bitcos_gemm_tile_t)(int b0, int b1, const uint8_t * panel, const bitcos_block_q8_K * const * y, __m512 * accm);
 
 void bitcos_gemm_q8_K(int n, int nr, int nc, const void * panel, const void * const * y, float * const * s) {
     static const bitcos_gemm_tile_t tiles[2][4] = {
@@ -305,17 +315,35 @@ void bitcos_gemm_q8_K(int n, int nr, int nc, const void * panel, const void * co
     };
     const int nb = n / BITCOS_QK_K;
     const int np = (nr + 1) / 2;
-    for (int j0 = 0; j0 < nc; j0 += BITCOS_GEMM_COLS) {
-        const int ncj = nc - j0 < BITCOS_GEMM_COLS ? nc - j0 : BITCOS_GEMM_COLS;
-        const bitcos_block_q8_K * yy[4];
-        for (int j = 0; j < ncj; ++j) {
-            yy[j] = (const bitcos_block_q8_K *) y[j0 + j];
+    for (int g0 = 0; g0 < nc; g0 += BITCOS_GEMM_GROUP) {
+        const int ng = nc - g0 < BITCOS_GEMM_GROUP ? nc - g0 : BITCOS_GEMM_GROUP;
+        const int nt = (ng + BITCOS_GEMM_COLS - 1) / BITCOS_GEMM_COLS;
+        __m512 acc[BITCOS_GEMM_GROUP / BITCOS_GEMM_COLS][8]; // [tile][4*p + j]
+        const bitcos_block_q8_K * yy[BITCOS_GEMM_GROUP / BITCOS_GEMM_COLS][4];
+        for (int t = 0; t < nt; ++t) {
+            for (int j = 0; j < 4 && 4*t + j < ng; ++j) {
+                yy[t][j] = (const bitcos_block_q8_K *) y[g0 + 4*t + j];
+            }
+            for (int a = 0; a < 8; ++a) {
+                acc[t][a] = _mm512_setzero_ps();
+            }
         }
-        float o[4][4];
-        tiles[np - 1][ncj - 1](nb, (const uint8_t *) panel, yy, o);
-        for (int j = 0; j < ncj; ++j) {
-            for (int i = 0; i < nr; ++i) {
-                s[j0 + j][i] = o[j][i];
+        for (int b0 = 0; b0 < nb; b0 += BITCOS_GEMM_SLAB) {
+            const int b1 = nb - b0 < BITCOS_GEMM_SLAB ? nb : b0 + BITCOS_GEMM_SLAB;
+            for (int t = 0; t < nt; ++t) {
+                const int ncj = ng - 4*t < 4 ? ng - 4*t : 4;
+                tiles[np - 1][ncj - 1](b0, b1, (const uint8_t *) panel, yy[t], acc[t]);
+            }
+        }
+        for (int t = 0; t < nt; ++t) {
+            for (int j = 0; j < 4 && 4*t + j < ng; ++j) {
+                for (int p = 0; p < np; ++p) {
+                    float o[2];
+                    bitcos_gemm_hsum2(acc[t][4*p + j], &o[0], &o[1]);
+                    for (int h = 0; h < 2 && 2*p + h < nr; ++h) {
+                        s[g0 + 4*t + j][2*p + h] = o[h];
+                    }
+                }
             }
         }
     }
@@ -357,17 +385,17 @@ void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bit
 // column j. 8 integer accumulators, two code vectors and a column chunk fit
 // in the 16 ymm registers; the 8 float accumulators, touched once per
 // block, may live in memory.
-BITCOS_INLINE void bitcos_gemm_tile256(int nb, const uint8_t * panel, int p, const bitcos_block_q8_K * const * y,
-                                       const int nc, float o[4][2]) {
+BITCOS_INLINE void bitcos_gemm_tile256(int b0, int b1, const uint8_t * panel, int p, const bitcos_block_q8_K * const * y,
+                                       const int nc, __m256 * accm) {
     __m256 acc[2][4];
     #pragma GCC unroll 4
     for (int h = 0; h < 2; ++h) {
         #pragma GCC unroll 4
         for (int j = 0; j < nc; ++j) {
-            acc[h][j] = _mm256_setzero_ps();
+            acc[h][j] = accm[4*h + j];
         }
     }
-    for (int b = 0; b < nb; ++b) {
+    for (int b = b0; b < b1; ++b) {
         __m256i a[2][4];
 #if defined(__AVXVNNI__)
         #pragma GCC unroll 4
@@ -426,35 +454,52 @@ BITCOS_INLINE void bitcos_gemm_tile256(int nb, const uint8_t * panel, int p, con
     for (int h = 0; h < 2; ++h) {
         #pragma GCC unroll 4
         for (int j = 0; j < nc; ++j) {
-            o[j][h] = bitcos_tq2_hsum(acc[h][j]);
+            accm[4*h + j] = acc[h][j];
         }
     }
 }
 
 #define BITCOS_GEMM_TILE_FN(nc) \
-    static void bitcos_gemm_tile_##nc(int nb, const uint8_t * panel, int p, const bitcos_block_q8_K * const * y, float o[4][2]) { \
-        bitcos_gemm_tile256(nb, panel, p, y, nc, o); \
+    static void bitcos_gemm_tile_##nc(int b0, int b1, const uint8_t * panel, int p, const bitcos_block_q8_K * const * y, __m256 * accm) { \
+        bitcos_gemm_tile256(b0, b1, panel, p, y, nc, accm); \
     }
 BITCOS_GEMM_TILE_FN(1) BITCOS_GEMM_TILE_FN(2) BITCOS_GEMM_TILE_FN(3) BITCOS_GEMM_TILE_FN(4)
 #undef BITCOS_GEMM_TILE_FN
 
-typedef void (*bitcos_gemm_tile_t)(int nb, const uint8_t * panel, int p, const bitcos_block_q8_K * const * y, float o[4][2]);
+typedef void (*bitcos_gemm_tile_t)(int b0, int b1, const uint8_t * panel, int p, const bitcos_block_q8_K * const * y, __m256 * accm);
 
 void bitcos_gemm_q8_K(int n, int nr, int nc, const void * panel, const void * const * y, float * const * s) {
     static const bitcos_gemm_tile_t tiles[4] = { bitcos_gemm_tile_1, bitcos_gemm_tile_2, bitcos_gemm_tile_3, bitcos_gemm_tile_4 };
     const int nb = n / BITCOS_QK_K;
-    for (int j0 = 0; j0 < nc; j0 += BITCOS_GEMM_COLS) {
-        const int ncj = nc - j0 < BITCOS_GEMM_COLS ? nc - j0 : BITCOS_GEMM_COLS;
-        const bitcos_block_q8_K * yy[4];
-        for (int j = 0; j < ncj; ++j) {
-            yy[j] = (const bitcos_block_q8_K *) y[j0 + j];
+    const int np = (nr + 1) / 2;
+    for (int g0 = 0; g0 < nc; g0 += BITCOS_GEMM_GROUP) {
+        const int ng = nc - g0 < BITCOS_GEMM_GROUP ? nc - g0 : BITCOS_GEMM_GROUP;
+        const int nt = (ng + BITCOS_GEMM_COLS - 1) / BITCOS_GEMM_COLS;
+        __m256 acc[BITCOS_GEMM_GROUP / BITCOS_GEMM_COLS][2][8]; // [tile][row pair][4*h + j]
+        const bitcos_block_q8_K * yy[BITCOS_GEMM_GROUP / BITCOS_GEMM_COLS][4];
+        for (int t = 0; t < nt; ++t) {
+            for (int j = 0; j < 4 && 4*t + j < ng; ++j) {
+                yy[t][j] = (const bitcos_block_q8_K *) y[g0 + 4*t + j];
+            }
+            for (int p = 0; p < np; ++p) {
+                for (int a = 0; a < 8; ++a) {
+                    acc[t][p][a] = _mm256_setzero_ps();
+                }
+            }
         }
-        for (int p = 0; 2*p < nr; ++p) {
-            float o[4][2];
-            tiles[ncj - 1](nb, (const uint8_t *) panel, p, yy, o);
-            for (int j = 0; j < ncj; ++j) {
-                for (int h = 0; h < 2 && 2*p + h < nr; ++h) {
-                    s[j0 + j][2*p + h] = o[j][h];
+        for (int b0 = 0; b0 < nb; b0 += BITCOS_GEMM_SLAB) {
+            const int b1 = nb - b0 < BITCOS_GEMM_SLAB ? nb : b0 + BITCOS_GEMM_SLAB;
+            for (int p = 0; p < np; ++p) {
+                for (int t = 0; t < nt; ++t) {
+                    const int ncj = ng - 4*t < 4 ? ng - 4*t : 4;
+                    tiles[ncj - 1](b0, b1, (const uint8_t *) panel, p, yy[t], acc[t][p]);
+                }
+            }
+        }
+        for (int t = 0; t < nt; ++t) {
+            for (int j = 0; j < 4 && 4*t + j < ng; ++j) {
+                for (int i = 0; i < nr; ++i) {
+                    s[g0 + 4*t + j][i] = bitcos_tq2_hsum(acc[t][i/2][4*(i%2) + j]);
                 }
             }
         }

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 71426b11bf59873a9e5d3bdb1c365483d75eb112ddf6650ddc70c02aa737da08
+// kernels/c sha256: 5e3ec548e1017cc276eb3bd8f82abfddff051b231244f21d2ffbb0d1571c71b4
 #include "../../c/bitcos.h"
 #include "../../c/bitcos_tq2fast.h"
 #include <stddef.h>
