@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 7b493ee758089861a1bea961abd4127911e0e5e744460af945758c53579c306a
+// kernels/c sha256: b03951798ba8d6f7e71e5f9952b3ba3d7f73bafde5745fd0a884ee3e432a05fd
 // One translation unit per kernel file (see ckern.go). fmaf is explicit in
 // this kernel; fp-contract=off keeps the other float steps apart.
 #pragma GCC optimize("fp-contract=off")
