@@ -102,8 +102,8 @@ func hasBitcos(st *repack.FileStats) bool {
 	return false
 }
 
-// writeFiles writes every file or none: each is committed only once all
-// are written.
+// writeFiles writes every file or none: they are committed together once
+// all are written (atomicfile.CommitAll).
 func writeFiles(paths, contents []string) error {
 	var outs []*atomicfile.File
 	defer func() {
@@ -121,12 +121,7 @@ func writeFiles(paths, contents []string) error {
 			return fmt.Errorf("%s: %w", p, err)
 		}
 	}
-	for _, o := range outs {
-		if err := o.Commit(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return atomicfile.CommitAll(outs...)
 }
 
 // mkdirAll creates dir and missing parents, and returns those it created,

@@ -27,8 +27,8 @@ type codeSpan struct {
 
 // CountRowNonZeros counts the non-zero weights of every row of a stock
 // tensor straight from its bytes, without decoding, for layouts that
-// implement codeCounter (TQ2_0, Q2_0, I2_S); stats and repack's planning
-// pass need only these counts. In every such layout a weight is zero iff its
+// implement codeCounter (TQ2_0, Q2_0, I2_S); stats and the planning pass of
+// a sharded repack need only these counts. In every such layout a weight is zero iff its
 // code is 1 (bits 01) and invalid iff it is 3 (bits 11), whatever the field
 // order, so a 64-bit word of codes has popcount(w &^ (w>>1) & 0x55..55)
 // zeros. A tensor holding code 3 gets the exact *NotTernaryError its Decode

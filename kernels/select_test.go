@@ -151,6 +151,9 @@ func TestSelect(t *testing.T) {
 			if c.Forced != strings.HasPrefix(c.Why, "forced") {
 				t.Errorf("forced = %v with reason %q", c.Forced, c.Why)
 			}
+			if c.Vendor != tc.f.Vendor {
+				t.Errorf("choice records vendor %d, the CPU's is %d", c.Vendor, tc.f.Vendor)
+			}
 		})
 	}
 }
@@ -234,7 +237,11 @@ func TestSelectLayout(t *testing.T) {
 	kernel := func(built string, forced *string) ckern.Choice {
 		return ckern.Select(ckern.Features{Built: builtMask(t, idx, built), PCLMUL: true, Vendor: vendorIntel, Family: 6}, forced)
 	}
-	zen2 := ckern.Select(ckern.Features{Built: builtMask(t, idx, buildAVX2), PCLMUL: true, Vendor: vendorAMD, Family: 0x17}, nil)
+	amd := func(built string, family int) ckern.Choice {
+		return ckern.Select(ckern.Features{Built: builtMask(t, idx, built), PCLMUL: true, Vendor: vendorAMD, Family: family}, nil)
+	}
+	zen2 := amd(buildAVX2, 0x17)
+	other := ckern.Select(ckern.Features{Built: builtMask(t, idx, buildAVX512), PCLMUL: true, Vendor: vendorOther}, nil)
 	tests := []struct {
 		name   string
 		k      ckern.Choice
@@ -243,7 +250,10 @@ func TestSelectLayout(t *testing.T) {
 		want   string
 		why    string
 	}{
-		{"AVX-512", kernel(buildAVX512, nil), true, nil, "native", "default: avx512_tq2"},
+		{"AVX-512, Intel", kernel(buildAVX512, nil), true, nil, "native", "default: avx512_tq2 on Intel"},
+		{"AVX-512, AMD Zen 5", amd(buildAVX512, 0x1a), true, nil, "tq2_0", "avx512_tq2 on this vendor"},
+		{"AVX-512, other vendor", other, true, nil, "tq2_0", "avx512_tq2 on this vendor"},
+		{"AVX-512, AMD, forced native", amd(buildAVX512, 0x19), true, str("native"), "native", "forced by GGML_BITCOS_LAYOUT"},
 		{"AVX2 (clmul)", kernel(buildAVX2, nil), true, nil, "tq2_0", "without AVX-512"},
 		{"AVX2 without clmul", kernel(buildNoClm, nil), true, nil, "tq2_0", "without AVX-512"},
 		{"Zen 2", zen2, true, nil, "tq2_0", "without AVX-512"},

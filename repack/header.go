@@ -40,29 +40,14 @@ func headerFor(f *input, dec []Decision, cand []bool, reserve bool, tails map[in
 				master = t.Type.String()
 			}
 		}
-		bitcos := d.Layout == LayoutBitcos || (reserve && cand[i] && d.head == "")
-		switch {
-		case bitcos:
-			k, rows := shape2D(t.Dims)
-			signBytes := d.signBytes
-			if reserve {
-				signBytes = format.SignTailBytes
-			}
-			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: ggufx.TypeBITCOS})
-			s := format.Scales{Group: d.codec.ScaleGroup()}
-			h.Tensors = append(h.Tensors, companionInfos(t.Name, k, rows, &s, signBytes)...)
+		h.Tensors = append(h.Tensors, outputTensors(f, i, d, reserve && cand[i])...)
+		if d.Layout == LayoutBitcos || (reserve && cand[i] && d.head == "") {
 			srcTypes = append(srcTypes, d.Source.String())
 			nz += d.Weights - d.NonZero
 			n += d.Weights
 			if tail, ok := tails[i]; ok && !allZero(tail) {
 				tailKVs = append(tailKVs, ggufx.KVUint8Array(KeyI2STail+t.Name, tail))
 			}
-		case d.head != "":
-			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: headType(d)})
-		case d.Layout == LayoutTQ2:
-			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: ggufx.TypeTQ2_0})
-		default:
-			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: t.Type})
 		}
 	}
 	if !anyCand {
@@ -96,6 +81,31 @@ func headerFor(f *input, dec []Decision, cand []bool, reserve bool, tails map[in
 	sort.Slice(tailKVs, func(a, b int) bool { return tailKVs[a].Key < tailKVs[b].Key })
 	h.KVs = append(h.KVs, tailKVs...)
 	return h
+}
+
+// outputTensors lists the output tensors that input tensor i becomes with
+// decision d: a BITCOS weight and its three companions, or one tensor. With
+// reserve (given for candidates only), a candidate that is not a head counts
+// as BITCOS with an empty sign stream (the header's size does not depend on
+// the stream's length).
+func outputTensors(f *input, i int, d *Decision, reserve bool) []ggufx.TensorInfo {
+	t := f.Tensors[i]
+	switch {
+	case d.Layout == LayoutBitcos || (reserve && d.head == ""):
+		k, rows := shape2D(t.Dims)
+		signBytes := d.signBytes
+		if reserve {
+			signBytes = format.SignTailBytes
+		}
+		s := format.Scales{Group: d.codec.ScaleGroup()}
+		return append([]ggufx.TensorInfo{{Name: t.Name, Dims: t.Dims, Type: ggufx.TypeBITCOS}},
+			companionInfos(t.Name, k, rows, &s, signBytes)...)
+	case d.head != "":
+		return []ggufx.TensorInfo{{Name: t.Name, Dims: t.Dims, Type: headType(d)}}
+	case d.Layout == LayoutTQ2:
+		return []ggufx.TensorInfo{{Name: t.Name, Dims: t.Dims, Type: ggufx.TypeTQ2_0}}
+	}
+	return []ggufx.TensorInfo{{Name: t.Name, Dims: t.Dims, Type: t.Type}}
 }
 
 // fitHeader returns h grown by a bitcos.header_pad KV so that its padded

@@ -159,30 +159,37 @@ func keep(d *Decision, reason string) {
 }
 
 // analyze decides the fate of tensor i of a stock file without encoding it
-// (stats): a layout with a direct counter (format.CountRowNonZeros) is
-// counted straight from its bytes unless it is redundant (it must be decoded
-// to compare a re-encoding); the others, and masters, are decoded. With
-// ternarize, the projection weights of a float master are ternarized
-// (master.go).
+// (stats). With ternarize, the projection weights of a float master are
+// ternarized (master.go).
 func analyze(f *input, i int, b *tensorBuf, ternarize bool) (Decision, error) {
 	d, cand := preDecide(f, i, ternarize)
 	if !cand || d.head != "" {
 		return d, nil
 	}
+	return d, analyzeCandidate(f, i, &d, b)
+}
+
+// analyzeCandidate completes the decision d of candidate i (preDecide) as
+// encoding it would, without encoding it (stats, and repack's planning pass
+// for sharded output): a layout with a direct counter
+// (format.CountRowNonZeros) is counted straight from its bytes unless it is
+// redundant (it must be decoded to compare a re-encoding); the others, and
+// masters, are decoded.
+func analyzeCandidate(f *input, i int, d *Decision, b *tensorBuf) error {
 	t := f.Tensors[i]
 	k, rows := shape2D(t.Dims)
 	if d.master {
 		if err := loadMaster(f, i, b); err != nil {
-			return d, err
+			return err
 		}
-		decide(f, &d, format.RowNonZeros(&b.p, nil), true)
-		return d, nil
+		decide(f, d, format.RowNonZeros(&b.p, nil), true)
+		return nil
 	}
 	var nnz []int
 	err := format.ErrNoCounter
 	if !d.codec.Redundant() {
 		if b.raw, err = f.tensor(i, b.raw); err != nil {
-			return d, err
+			return err
 		}
 		nnz, err = format.CountRowNonZeros(d.codec, b.raw, k, rows, nil)
 	}
@@ -190,20 +197,20 @@ func analyze(f *input, i int, b *tensorBuf, ternarize bool) (Decision, error) {
 	if err == format.ErrNoCounter {
 		if err = loadStock(f, i, b); err == nil {
 			nnz = format.RowNonZeros(&b.p, nil)
-			isCanonical = reencodes(&d, b)
+			isCanonical = reencodes(d, b)
 		}
 	} else if err != nil {
 		err = fmt.Errorf("%s: tensor %q (%v): %w", f.Path, t.Name, t.Type, err)
 	}
 	if err != nil {
 		if r := keptReason(err); r != "" {
-			keep(&d, r)
-			return d, nil
+			keep(d, r)
+			return nil
 		}
-		return d, err
+		return err
 	}
-	decide(f, &d, nnz, isCanonical)
-	return d, nil
+	decide(f, d, nnz, isCanonical)
+	return nil
 }
 
 // reencodes reports whether candidate d's source bytes (b.raw, decoded into

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"strings"
 	"sync"
 
 	"golang.org/x/sync/semaphore"
@@ -32,17 +31,19 @@ type Options struct {
 	// ("q8_0", "q6_K", "q4_K"; see HeadPlan). Lossy, by request only.
 	Heads map[string]string
 	// Split, if set, writes shards as llama-gguf-split does
-	// (OUTPUT-without-.gguf-00001-of-0000N.gguf) instead of one file.
+	// (OUTPUT-without-.gguf-00001-of-0000N.gguf) instead of one file
+	// (shards.go).
 	Split SplitOptions
 	// Force writes the output even when nothing gains: no tensor becomes
 	// BITCOS (or is ternarized, or has its head quantized), so the output
 	// would only be the input with bitcos.* keys, a little larger.
 	Force bool
 	// Progress, if set, is called from one goroutine as the job goes on,
-	// with the phase ("repack", "flush", "split") and the work done of the
-	// whole job's total, in bytes: the data pass, then the flush to disk
-	// with the read-back check (counted as half the data), then the shards
-	// (the data again). It reaches total only when the job is done.
+	// with the phase ("plan", "repack", "flush") and the work done of the
+	// whole job's total, in bytes: for sharded output the planning pass
+	// (the candidates' bytes), then the data pass (the input's bytes), then
+	// the flush to disk with the read-back check (counted as half the
+	// data). It reaches total only when the job is done.
 	Progress func(phase string, done, total int64)
 }
 
@@ -80,7 +81,7 @@ func DefaultOutput(in string) string { return outputName(in) }
 // One pass over the data: the header is reserved first (header.go), each
 // candidate tensor is decoded, decided and encoded by a worker, the writer
 // streams the results in order, and the real header goes into the reserved
-// room at the end.
+// room at the end. Sharded output plans first (shards.go).
 func Repack(in string, opt Options) (*Report, error) {
 	f, done, err := openJoined(in)
 	if err != nil {
@@ -128,16 +129,21 @@ func Repack(in string, opt Options) (*Report, error) {
 		return nil, fmt.Errorf("%s: %w", in, err)
 	}
 
+	if opt.Split.active() {
+		return repackShards(f, rep, dec, cand, tails, reserved, opt)
+	}
+
 	tmp, err := atomicfile.Create(opt.Output, inputPerm(in))
 	if err != nil {
 		return nil, err
 	}
 	defer tmp.Abort() // nothing after a Commit
-	prog := newJobProgress(f, opt)
-	written, err := writeData(f, dec, cand, tmp.File, reserved, opt, prog)
+	prog := newJobProgress(f, dec, cand, opt)
+	spans, err := writeData(f, dec, cand, singleOut(tmp.File, reserved, f.Alignment), opt, prog)
 	if err != nil {
 		return nil, err
 	}
+	written := spans[0]
 	h, err := fitHeader(headerFor(f, dec, cand, false, tails), reserved)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in, err)
@@ -145,22 +151,8 @@ func Repack(in string, opt Options) (*Report, error) {
 	if err := ggufx.WriteHeaderAt(tmp, h, reserved, written); err != nil {
 		return nil, fmt.Errorf("%s: %w", opt.Output, err)
 	}
-	gains := false
-	for _, d := range dec {
-		switch d.Layout {
-		case LayoutBitcos:
-			rep.Converted++
-		case LayoutKept:
-			rep.Kept++
-		}
-		gains = gains || d.Layout == LayoutBitcos || d.Layout == LayoutTQ2 || d.head != ""
-	}
-	rep.Tensors = dec
-	if !gains && !opt.Force {
-		// The deferred Abort discards the output.
-		rep.NotWritten = "no tensor is smaller as BITCOS, so the output would only be the input with bitcos.* keys; nothing was written (force writes it anyway)"
-		rep.Output, rep.OutputBytes = "", 0
-		return rep, nil
+	if !rep.summarize(dec, opt.Force) {
+		return rep, nil // the deferred Abort discards the output
 	}
 	// The read-back check runs while the kernel writes the file out: both
 	// must finish before the rename.
@@ -180,22 +172,6 @@ func Repack(in string, opt Options) (*Report, error) {
 	if checkErr != nil {
 		return nil, fmt.Errorf("%s: the written output did not read back intact: %w", opt.Output, checkErr)
 	}
-	if opt.Split.MaxBytes > 0 || opt.Split.MaxTensors > 0 {
-		prog.phase("split")
-		// The verified single file is cut into shards, then discarded.
-		prefix := strings.TrimSuffix(opt.Output, ".gguf")
-		if rep.Shards, err = splitFile(tmp.ReadPath(), prefix, opt.Split, inputPerm(in)); err != nil {
-			return nil, fmt.Errorf("%s: %w", opt.Output, err)
-		}
-		for _, p := range rep.Shards {
-			if st, err := os.Stat(p); err == nil {
-				rep.OutputBytes += st.Size()
-			}
-		}
-		rep.Output = rep.Shards[0]
-		prog.done()
-		return rep, nil // the deferred Abort discards the single file
-	}
 	if err := tmp.Commit(); err != nil {
 		return nil, err
 	}
@@ -204,6 +180,28 @@ func Repack(in string, opt Options) (*Report, error) {
 		rep.OutputBytes = st.Size()
 	}
 	return rep, nil
+}
+
+// summarize counts the decisions dec into r and reports whether the output
+// is to be written: when a tensor gains (or force), else r says why not.
+func (r *Report) summarize(dec []Decision, force bool) bool {
+	gains := false
+	for _, d := range dec {
+		switch d.Layout {
+		case LayoutBitcos:
+			r.Converted++
+		case LayoutKept:
+			r.Kept++
+		}
+		gains = gains || d.Layout == LayoutBitcos || d.Layout == LayoutTQ2 || d.head != ""
+	}
+	r.Tensors = dec
+	if !gains && !force {
+		r.NotWritten = "no tensor is smaller as BITCOS, so the output would only be the input with bitcos.* keys; nothing was written (force writes it anyway)"
+		r.Output, r.OutputBytes = "", 0
+		return false
+	}
+	return true
 }
 
 // undescribed warns of input bytes that no tensor of the header covers:
@@ -245,28 +243,32 @@ func sameFile(a, b string) (bool, error) {
 }
 
 // jobProgress turns the phases of a repack into one progress figure
-// (Options.Progress): the data pass counts its input bytes, the flush and
-// check half as much, the split as much again.
+// (Options.Progress): the planning pass of sharded output counts the
+// candidates' bytes it reads, the data pass its input bytes, the flush and
+// check half as much.
 type jobProgress struct {
-	fn                 func(phase string, done, total int64)
-	data, flush, split int64
-	name               string
-	base               int64 // work of the phases before the current one
+	fn                func(phase string, done, total int64)
+	plan, data, flush int64
+	name              string
+	base              int64 // work of the phases before the current one
 }
 
-func newJobProgress(f *input, opt Options) *jobProgress {
+func newJobProgress(f *input, dec []Decision, cand []bool, opt Options) *jobProgress {
 	p := &jobProgress{fn: opt.Progress, name: "repack"}
-	for _, t := range f.Tensors {
+	for i, t := range f.Tensors {
 		p.data += int64(t.Size)
+		if opt.Split.active() && cand[i] && dec[i].head == "" {
+			p.plan += int64(t.Size)
+		}
 	}
 	p.flush = p.data / 2
-	if opt.Split.MaxBytes > 0 || opt.Split.MaxTensors > 0 {
-		p.split = p.data
+	if opt.Split.active() {
+		p.name = "plan"
 	}
 	return p
 }
 
-func (p *jobProgress) total() int64 { return p.data + p.flush + p.split }
+func (p *jobProgress) total() int64 { return p.plan + p.data + p.flush }
 
 // report says that done bytes of the current phase are done.
 func (p *jobProgress) report(done int64) {
@@ -278,10 +280,10 @@ func (p *jobProgress) report(done int64) {
 // phase starts the next phase: the ones before it are complete.
 func (p *jobProgress) phase(name string) {
 	switch name {
+	case "repack":
+		p.base = p.plan
 	case "flush":
-		p.base = p.data
-	case "split":
-		p.base = p.data + p.flush
+		p.base = p.plan + p.data
 	}
 	p.name = name
 	p.report(0)
@@ -295,7 +297,7 @@ func (p *jobProgress) done() {
 }
 
 // lookAheadBytes bounds the encoded data waiting to be written.
-const lookAheadBytes = 96 << 20
+var lookAheadBytes int64 = 96 << 20 // a variable for tests
 
 // piece is one tensor's output, ready to be written.
 type piece struct {
@@ -305,16 +307,11 @@ type piece struct {
 	release func() // returns the piece's budget and buffers once written
 }
 
-// writeData writes the data section at offset dataStart of out: candidates
-// are decided and encoded on worker goroutines (dec is updated), in order
-// with bounded look-ahead; the other tensors are streamed from the input.
-// It returns where each output tensor was written.
-func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart uint64, opt Options, prog *jobProgress) ([]ggufx.Span, error) {
-	if _, err := out.Seek(int64(dataStart), io.SeekStart); err != nil {
-		return nil, err
-	}
-	bw := bufio.NewWriterSize(out, 4<<20)
-	w := ggufx.NewDataWriter(bw, f.Alignment)
+// writeData writes the data sections of o: candidates are decided and
+// encoded on worker goroutines (dec is updated), in order with bounded
+// look-ahead; the other tensors are streamed from the input. It returns
+// where each file's tensors were written.
+func writeData(f *input, dec []Decision, cand []bool, o *dataOut, opt Options, prog *jobProgress) ([][]ggufx.Span, error) {
 	total := prog.data
 	// Futures in input order. Encodings run on at most Workers goroutines
 	// and hold at most lookAheadBytes of data waiting to be written (a
@@ -366,48 +363,65 @@ func writeData(f *input, dec []Decision, cand []bool, out *os.File, dataStart ui
 		if firstErr == nil && pc.err != nil {
 			firstErr = pc.err
 		}
-		if firstErr != nil {
-			if pc.release != nil {
-				pc.release()
+		if firstErr == nil {
+			firstErr = writePiece(f, &dec[pc.idx], pc, o, buf, func(n int64) { prog.report(done + n) })
+			if pc.bufs == nil {
+				done += int64(f.Tensors[pc.idx].Size)
+			} else {
+				done += dec[pc.idx].SourceBytes
 			}
-			continue // drain
+			prog.report(min(done, total))
 		}
-		if pc.bufs == nil {
-			n, err := copyTensor(w, bw, out, f, pc.idx, buf, func(n int64) {
-				prog.report(done + n)
-			})
-			f.release(pc.idx)
-			if err == nil {
-				err = w.EndTensor()
-			}
-			if err != nil {
-				firstErr = err
-				continue
-			}
-			done += n
-		} else {
-			for _, b := range pc.bufs {
-				if _, err := w.Write(b); err != nil {
-					firstErr = err
-					break
-				}
-				if err := w.EndTensor(); err != nil {
-					firstErr = err
-					break
-				}
-			}
-			done += dec[pc.idx].SourceBytes
+		if pc.release != nil {
 			pc.release()
 		}
-		prog.report(min(done, total))
 	}
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	if err := bw.Flush(); err != nil {
+	spans, err := o.finish()
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", opt.Output, err)
 	}
-	return w.Spans(), nil
+	return spans, nil
+}
+
+// writePiece writes the output tensors of one piece to o, after checking
+// them against o's plan.
+func writePiece(f *input, d *Decision, pc piece, o *dataOut, buf []byte, progress func(int64)) error {
+	if pc.bufs == nil {
+		if err := o.check(f, pc.idx, d, []uint64{f.Tensors[pc.idx].Size}); err != nil {
+			return err
+		}
+		if err := o.begin(); err != nil {
+			return err
+		}
+		_, err := copyTensor(o.dw, o.bw, o.file(), f, pc.idx, buf, progress)
+		f.release(pc.idx)
+		if err != nil {
+			return err
+		}
+		return o.end()
+	}
+	sizes := make([]uint64, len(pc.bufs))
+	for k, b := range pc.bufs {
+		sizes[k] = uint64(len(b))
+	}
+	if err := o.check(f, pc.idx, d, sizes); err != nil {
+		return err
+	}
+	for _, b := range pc.bufs {
+		if err := o.begin(); err != nil {
+			return err
+		}
+		if _, err := o.dw.Write(b); err != nil {
+			return err
+		}
+		if err := o.end(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // copyRangeMin is the smallest tensor copied inside the kernel.

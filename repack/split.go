@@ -1,14 +1,11 @@
 package repack
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
-	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 )
 
 // Shards as llama-gguf-split writes them (tools/gguf-split at the pin):
@@ -55,131 +52,6 @@ func ShardPath(prefix string, no, count int) string {
 }
 
 var shardRe = regexp.MustCompile(`^(.*)-(\d{5})-of-(\d{5})\.gguf$`)
-
-// splitFile cuts the GGUF file at path into shards PREFIX-0000i-of-0000N.gguf
-// with mode perm and returns their paths. No shard appears before all are
-// written: then each is committed (atomicfile).
-func splitFile(path, prefix string, opt SplitOptions, perm os.FileMode) ([]string, error) {
-	f, err := openInput(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if f.Alignment != ggufx.DefaultAlignment {
-		return nil, fmt.Errorf("%s: alignment %d: shards use llama-gguf-split's fixed 32", path, f.Alignment)
-	}
-	// Assign tensors to shards exactly as split_strategy does.
-	var groups [][]int
-	cur := []int{}
-	var size int64
-	n := len(f.Tensors)
-	for i, t := range f.Tensors {
-		nb := int64(pad(t.Size, ggufx.DefaultAlignment))
-		cut := false
-		if opt.MaxTensors > 0 {
-			cut = i > 0 && i < n && i%opt.MaxTensors == 0
-		} else {
-			cut = size+nb > opt.MaxBytes
-		}
-		if cut {
-			if len(cur) == 0 {
-				return nil, fmt.Errorf("tensor %q alone is larger than the split size (%d bytes), and llama-gguf-split does not allow an empty first shard", t.Name, opt.MaxBytes)
-			}
-			groups = append(groups, cur)
-			cur, size = []int{}, nb
-		} else {
-			size += nb
-		}
-		cur = append(cur, i)
-	}
-	groups = append(groups, cur)
-	var paths []string
-	var shards []*atomicfile.File
-	defer func() {
-		for _, sh := range shards {
-			sh.Abort() // nothing once committed
-		}
-	}()
-	for s, g := range groups {
-		var kvs []ggufx.KV
-		if s == 0 {
-			kvs = append(kvs, f.KVs...)
-		}
-		kvs = append(kvs,
-			ggufx.KVUint16(KeySplitNo, uint16(s)),
-			ggufx.KVInt32(KeySplitTensors, int32(n)),
-			ggufx.KVUint16(KeySplitCount, uint16(len(groups))),
-		)
-		h := ggufx.Header{Version: 3, Alignment: ggufx.DefaultAlignment, KVs: kvs}
-		for _, i := range g {
-			t := f.Tensors[i]
-			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: t.Type})
-		}
-		out := ShardPath(prefix, s, len(groups))
-		var src []tensorRef
-		for _, i := range g {
-			src = append(src, tensorRef{f, i})
-		}
-		sh, err := writeGGUF(out, h, src, perm)
-		if err != nil {
-			return nil, err
-		}
-		shards = append(shards, sh)
-		paths = append(paths, out)
-	}
-	for i, sh := range shards {
-		if err := sh.Commit(); err != nil {
-			for _, p := range paths[:i] {
-				os.Remove(p)
-			}
-			return nil, err
-		}
-	}
-	return paths, nil
-}
-
-// tensorRef names tensor i of an open input.
-type tensorRef struct {
-	in *input
-	i  int
-}
-
-// writeGGUF writes header h and the data of the tensors src, in order, to
-// an output that becomes path with mode perm when the caller commits it.
-// Tensor data is copied inside the kernel where it can be (copyTensor).
-func writeGGUF(path string, h ggufx.Header, src []tensorRef, perm os.FileMode) (*atomicfile.File, error) {
-	out, err := atomicfile.Create(path, perm)
-	if err != nil {
-		return nil, err
-	}
-	if err := writeGGUFTo(out.File, h, src); err != nil {
-		out.Abort()
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return out, nil
-}
-
-func writeGGUFTo(out *os.File, h ggufx.Header, src []tensorRef) error {
-	hdr, _, err := ggufx.EncodeHeader(h)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(out, 4<<20)
-	if _, err := bw.Write(hdr); err != nil {
-		return err
-	}
-	dw := ggufx.NewDataWriter(bw, h.Alignment)
-	buf := make([]byte, 1<<20)
-	for _, r := range src {
-		if _, err := copyTensor(dw, bw, out, r.in, r.i, buf, func(int64) {}); err != nil {
-			return err
-		}
-		if err := dw.EndTensor(); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
-}
 
 // isSplitKey reports whether key is one of the split.* keys.
 func isSplitKey(key string) bool {

@@ -412,7 +412,7 @@ func TestIdentity(t *testing.T) {
 }
 
 // TestProgressCoversTheWholeJob: progress never goes back, shows the flush
-// (and the split) as phases, and reaches its total only when the output is
+// (and the planning pass of sharded output) as phases, and reaches its total only when the output is
 // complete.
 func TestProgressCoversTheWholeJob(t *testing.T) {
 	in := genModel(t, modelgen.Small(ggufx.TypeTQ2_0, 28))
@@ -436,7 +436,7 @@ func TestProgressCoversTheWholeJob(t *testing.T) {
 		}
 		want := []string{"repack", "flush", "done"}
 		if split {
-			want = []string{"repack", "flush", "split", "done"}
+			want = []string{"plan", "repack", "flush", "done"}
 		}
 		if last != total || !slices.Equal(phases, want) {
 			t.Fatalf("split %v: phases %v, ended at %d of %d; want %v and the total", split, phases, last, total, want)

@@ -15,6 +15,7 @@ func TestCompletion(t *testing.T) {
 		{[]string{"__complete", "repack", "m.gguf", "--head", ""}, []string{"q8_0", "q6_K", "q4_K", "keep"}},
 		{[]string{"__complete", "gen", "o.gguf", "--type", ""}, []string{"tq2_0", "i2_s", "f16"}},
 		{[]string{"__complete", "gen", "o.gguf", "--arch", ""}, []string{"bitnet-b1.58", "llama"}},
+		{[]string{"__complete", "advise", "--build", ""}, []string{"native", "avx2", "baseline"}},
 	} {
 		var o, e bytes.Buffer
 		run(c.args, &o, &e)

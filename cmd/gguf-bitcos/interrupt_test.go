@@ -16,10 +16,11 @@ import (
 	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 )
 
-// TestInterruptLeavesNothing runs repack and unpack in a child process,
-// stops them at the last moment (the output complete, not yet named) with
-// SIGINT, SIGTERM or SIGKILL, and checks that nothing is left in the output
-// folder, and that a later run there works (issue 9, finding 4).
+// TestInterruptLeavesNothing runs repack (one file and shards) and unpack in
+// a child process, stops them at the last moment (the output complete, not
+// yet named) with SIGINT, SIGTERM or SIGKILL, and checks that nothing is
+// left in the output folder, and that a later run there works (issue 9,
+// finding 4).
 func TestInterruptLeavesNothing(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("signals and O_TMPFILE: Linux")
@@ -29,12 +30,15 @@ func TestInterruptLeavesNothing(t *testing.T) {
 	if code := run([]string{"repack", "-q", fixture, "-o", packed}, &bytes.Buffer{}, &bytes.Buffer{}); code != 0 {
 		t.Fatal("repack failed")
 	}
-	for _, verb := range []string{"repack", "unpack"} {
+	for _, verb := range []string{"repack", "repack-split", "unpack"} {
 		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
 			t.Run(fmt.Sprintf("%s/%v", verb, sig), func(t *testing.T) {
 				dir := t.TempDir()
 				args := []string{"repack", "-q", fixture, "-o", filepath.Join(dir, "o.gguf")}
-				if verb == "unpack" {
+				switch verb {
+				case "repack-split": // several shards, committed as a set
+					args = append(args, "--split-max-tensors", "7")
+				case "unpack":
 					args = []string{"unpack", packed, "-o", filepath.Join(dir, "o.gguf")}
 				}
 				cmd := exec.Command(os.Args[0], "-test.run=^TestChildCLI$")

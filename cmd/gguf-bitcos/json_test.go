@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/gguf-bitcos/gguf-bitcos/kernels/advise"
 	"github.com/gguf-bitcos/gguf-bitcos/ppl"
 )
 
@@ -33,6 +34,12 @@ func TestJSONKeysAreSnakeCase(t *testing.T) {
 	out := filepath.Join(dir, "p.gguf")
 	pplJSON, _ := json.Marshal(ppl.Result{})
 	benchJSON, _ := json.Marshal(benchResult{PeakRSS: 1})
+	// advise measures through cgo; without it, its empty result's keys
+	adviseArgs, adviseJSON := append([]string{"advise", "--json"}, tinyAdvise...), []byte(nil)
+	if !advise.Available() {
+		adviseArgs = nil
+		adviseJSON, _ = json.Marshal(advise.Result{})
+	}
 	for _, c := range []struct {
 		name string
 		args []string
@@ -45,6 +52,7 @@ func TestJSONKeysAreSnakeCase(t *testing.T) {
 		{"card", []string{"card", "--json", out, "-o", filepath.Join(dir, "card")}, nil},
 		{"ppl", nil, pplJSON},
 		{"bench repack", nil, benchJSON},
+		{"advise", adviseArgs, adviseJSON},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			raw := c.raw

@@ -97,7 +97,7 @@ func newRoot() *cobra.Command {
 			pprof.StopCPUProfile()
 		}
 	}
-	root.AddCommand(repackCmd(), statsCmd(), verifyCmd(), unpackCmd(), cardCmd(), pplCmd(), genCmd(), benchCmd())
+	root.AddCommand(repackCmd(), statsCmd(), verifyCmd(), unpackCmd(), cardCmd(), pplCmd(), genCmd(), benchCmd(), adviseCmd())
 	for _, c := range root.Commands() {
 		if c.Long != "" {
 			c.Long += "\n\n" + exitHelp

@@ -8,7 +8,9 @@
 // other systems, or filesystems without O_TMPFILE, a hidden temporary named
 // .<target>.tmp-p<pid>-<random> beside the target. Commit syncs the data,
 // gives it the target's name with one rename (atomically replacing an older
-// file) and syncs the directory. Abort removes everything.
+// file) and syncs the directory. Abort removes everything. CommitAll
+// commits several files (a shard set) as one: all are complete and synced
+// before the first gets its name, and a failure removes them all.
 //
 // Named temporaries survive only a SIGKILL or a crash: the next Create in
 // the same directory removes those whose process is gone (Stale), and
@@ -40,6 +42,16 @@ type File struct {
 
 // forceNamed makes Create use named temporaries (tests of that path).
 var forceNamed = false
+
+// UseNamedTemporaries makes Create use named temporaries, as on systems
+// without O_TMPFILE, until restore is called: other packages' tests check
+// with it that a failed run leaves no temporary behind (an anonymous file
+// would vanish whatever the code did). Not safe for parallel tests.
+func UseNamedTemporaries() (restore func()) {
+	old := forceNamed
+	forceNamed = true
+	return func() { forceNamed = old }
+}
 
 // BeforeCommit, if set, is called by Commit before it touches the target:
 // tests interrupt a program there, with its output complete but unnamed.
@@ -80,26 +92,76 @@ func (f *File) ReadPath() string {
 
 // Commit makes the written content appear under the target name: fsync the
 // data, link or rename, fsync the directory.
-func (f *File) Commit() error {
+func (f *File) Commit() error { return CommitAll(f) }
+
+// CommitAll makes the content of files appear under their target names as
+// one set, as far as a file system allows: first every file is synced and
+// given a hidden name beside its target (the slow part), then all are
+// renamed to their targets one after the other, then their directories are
+// synced. If any step before the last rename fails, every file of the set
+// is removed, the targets already renamed included (older files they
+// replaced are gone), and none is committed. An interrupt (Cleanup) that
+// arrives during CommitAll waits for it: the set is then complete. Only a
+// SIGKILL or a crash between the first and the last rename can leave part
+// of a set under its names (the hidden names of the rest are removed by a
+// later Create in the directory, RemoveStale). A failure to sync a
+// directory after the renames is reported with the files in place.
+func CommitAll(files ...*File) error {
 	if BeforeCommit != nil {
-		BeforeCommit(f.target)
+		for _, f := range files {
+			BeforeCommit(f.target)
+		}
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.done {
-		return errors.New(f.target + ": output already committed or aborted")
+	for _, f := range files {
+		f.mu.Lock()
+		defer f.mu.Unlock()
 	}
-	err := f.commit()
-	if err != nil {
-		f.abortLocked()
+	fail := func(f *File, err error) error {
+		for _, g := range files {
+			g.abortLocked()
+		}
 		return fmt.Errorf("%s: %w", f.target, err)
 	}
-	f.done = true
-	untrack(f)
+	for _, f := range files {
+		if f.done {
+			return fail(f, errors.New("output already committed or aborted"))
+		}
+	}
+	for _, f := range files {
+		if err := f.prepare(); err != nil {
+			return fail(f, err)
+		}
+	}
+	for i, f := range files {
+		if err := os.Rename(f.named, f.target); err != nil {
+			for _, g := range files[:i] {
+				os.Remove(g.target)
+			}
+			return fail(f, err)
+		}
+		f.named = ""
+	}
+	for _, f := range files {
+		f.done = true
+		untrack(f)
+	}
+	synced := map[string]bool{}
+	for _, f := range files {
+		dir := filepath.Dir(f.target)
+		if synced[dir] {
+			continue
+		}
+		synced[dir] = true
+		if err := syncDir(dir); err != nil {
+			return fmt.Errorf("%s: %w", f.target, err)
+		}
+	}
 	return nil
 }
 
-func (f *File) commit() error {
+// prepare readies f for its rename: mode set, data synced, a hidden name
+// (the temporary's own, or one given to an anonymous file), closed.
+func (f *File) prepare() error {
 	if err := f.File.Chmod(f.perm); err != nil && f.named == "" {
 		return err // a named temporary keeps 0600 where chmod is not supported
 	}
@@ -115,14 +177,7 @@ func (f *File) commit() error {
 		}
 		f.named = name
 	}
-	if err := f.File.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(f.named, f.target); err != nil {
-		return err
-	}
-	f.named = ""
-	return syncDir(filepath.Dir(f.target))
+	return f.File.Close()
 }
 
 // Abort discards the output. It is safe to call more than once and after

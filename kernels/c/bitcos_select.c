@@ -64,7 +64,7 @@ int bitcos_slow_pdep(int vendor, int family) {
 }
 
 static struct bitcos_choice bitcos_choose(int kernel, const char * why) {
-    struct bitcos_choice c = { kernel, bitcos_kernel_order(kernel), bitcos_kernel_name(kernel), why, 0 };
+    struct bitcos_choice c = { kernel, bitcos_kernel_order(kernel), bitcos_kernel_name(kernel), why, 0, BITCOS_VENDOR_OTHER };
     return c;
 }
 
@@ -82,7 +82,7 @@ static int bitcos_runs(const struct bitcos_cpu_features * f, int k) {
     return k != BITCOS_KERNEL_AVX2_CLMUL || f->pclmul;
 }
 
-struct bitcos_choice bitcos_select(const struct bitcos_cpu_features * f, const char * forced) {
+static struct bitcos_choice bitcos_select_kernel(const struct bitcos_cpu_features * f, const char * forced) {
     const char * unknown = NULL;
     if (forced != NULL && forced[0] != '\0') {
         for (int k = 0; k < BITCOS_KERNEL_COUNT; ++k) {
@@ -134,6 +134,12 @@ struct bitcos_choice bitcos_select(const struct bitcos_cpu_features * f, const c
 #undef BITCOS_PICK
 }
 
+struct bitcos_choice bitcos_select(const struct bitcos_cpu_features * f, const char * forced) {
+    struct bitcos_choice c = bitcos_select_kernel(f, forced);
+    c.vendor = f->vendor;
+    return c;
+}
+
 static const char * const bitcos_layout_names[BITCOS_LAYOUT_COUNT] = {
     [BITCOS_LAYOUT_NATIVE] = "native",
     [BITCOS_LAYOUT_TQ2_0]  = "tq2_0",
@@ -167,7 +173,10 @@ struct bitcos_layout_choice bitcos_select_layout(const struct bitcos_choice * k,
         BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_NATIVE, "GGML_BITCOS_KERNEL forces a BITCOS kernel");
     }
     if (k->kernel == BITCOS_KERNEL_AVX512_TQ2) {
-        BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_NATIVE, "default: avx512_tq2 decodes as fast as memory delivers, the smaller stream wins");
+        if (k->vendor == BITCOS_VENDOR_INTEL) {
+            BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_NATIVE, "default: avx512_tq2 on Intel decodes as fast as memory delivers, the smaller stream wins");
+        }
+        BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_TQ2_0, "default: avx512_tq2 on this vendor decodes slower than one core reads TQ2_0 (GGML_BITCOS_LAYOUT=native pays on many threads)");
     }
     switch (k->kernel) {
         case BITCOS_KERNEL_NEON_TQ2:

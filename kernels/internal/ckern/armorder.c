@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: bb09912e4fb79dc5b8dbabbd89c71a5d1c160da1016da06da93b4e191c24a6e8
+// kernels/c sha256: 5e3ec548e1017cc276eb3bd8f82abfddff051b231244f21d2ffbb0d1571c71b4
 // Whole GEMVs of the ARM-order kernels (bitcos_neon_tq2.c), as gemv.c does
 // for the others.
 #include "armorder.h"

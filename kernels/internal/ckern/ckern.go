@@ -2,8 +2,8 @@
 
 // Package ckern compiles the C kernels of kernels/c (one translation unit per
 // file, see the .c shims here) for the tests and benchmarks of package
-// kernels. It is only imported from _test files; without cgo it builds as
-// stubs with Available = false. The AVX-512 kernel needs other compiler flags
+// kernels and for kernels/advise (`gguf-bitcos advise`); without cgo it
+// builds as stubs with Available = false. The AVX-512 kernel needs other compiler flags
 // and lives in ../ckern512.
 //
 // Flags: cgo only accepts allow-listed compiler flags, and -mbmi2, -mf16c and
@@ -52,6 +52,9 @@ const (
 	// AVX2NoPdepTQ2 is the no-pdep kernel in TQ2Order's float order
 	// (c/bitcos_nopdep.c): parity where pdep is slow.
 	AVX2NoPdepTQ2
+	// TQ2AVX2GGML is the TQ2AVX2 yardstick built as ggml builds its TQ2_0
+	// kernel (-O3, FMA, contraction: tq2_0_ggml.c), for TQ2GEMV.
+	TQ2AVX2GGML
 )
 
 // Compiled reports whether v was compiled with its SIMD path in this build
@@ -73,6 +76,9 @@ func Compiled(v Variant) bool {
 // TQ2CompiledAVX2 reports whether the AVX2 TQ2_0 yardsticks (TQ2AVX2,
 // TQ2AVX2Exact) were compiled with AVX2 (else they run the generic one).
 func TQ2CompiledAVX2() bool { return C.tq2_have_avx2() != 0 }
+
+// TQ2CompiledGGML reports the same for TQ2AVX2GGML (AVX2, F16C and FMA).
+func TQ2CompiledGGML() bool { return C.tq2_have_avx2_ggml() != 0 }
 
 // GCC reports whether the C compiler is GCC, whose target pragmas the shims
 // here and in ../ckern512 use to enable each kernel's ISA; other compilers
@@ -109,7 +115,7 @@ func GEMV(v Variant, k, rows int, repeat bool, bitmap, signs []byte, off []uint3
 		u16(d16), C.float(d32), y, (*C.float)(unsafe.Pointer(&out[0])))
 }
 
-// TQ2GEMV runs a TQ2_0 kernel (TQ2Generic, TQ2AVX2, TQ2AVX2Exact) on rows
+// TQ2GEMV runs a TQ2_0 kernel (TQ2Generic, TQ2AVX2, TQ2AVX2Exact, TQ2AVX2GGML) on rows
 // rows of k weights stored as TQ2_0 blocks in x (repeat: as in GEMV).
 func TQ2GEMV(v Variant, k, rows int, repeat bool, x []byte, y unsafe.Pointer, out []float32) {
 	C.ckern_tq2_gemv(C.int(v), C.int(k), C.int(rows), cbool(repeat), unsafe.Pointer(&x[0]), y, (*C.float)(unsafe.Pointer(&out[0])))

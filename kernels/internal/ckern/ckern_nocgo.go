@@ -22,6 +22,7 @@ const (
 	TQ2Order
 	AVX2TQ2
 	AVX2NoPdepTQ2
+	TQ2AVX2GGML
 )
 
 // Compiled is false without cgo.
@@ -29,6 +30,9 @@ func Compiled(Variant) bool { return false }
 
 // TQ2CompiledAVX2 is false without cgo.
 func TQ2CompiledAVX2() bool { return false }
+
+// TQ2CompiledGGML is false without cgo.
+func TQ2CompiledGGML() bool { return false }
 
 // GCC is false without cgo.
 func GCC() bool { return false }

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: bb09912e4fb79dc5b8dbabbd89c71a5d1c160da1016da06da93b4e191c24a6e8
+// kernels/c sha256: 5e3ec548e1017cc276eb3bd8f82abfddff051b231244f21d2ffbb0d1571c71b4
 // Test and benchmark helpers: whole GEMVs in C, so that a Go benchmark does
 // not pay one cgo call per row.
 #include "gemv.h"
@@ -50,6 +50,7 @@ void ckern_tq2_gemv(int variant, int k, int rows, int repeat, const void * x, co
             case CKERN_TQ2_GENERIC:    tq2_vec_dot_q8_K_generic(k, out + r, row, y); break;
             case CKERN_TQ2_AVX2:       tq2_vec_dot_q8_K_avx2(k, out + r, row, y); break;
             case CKERN_TQ2_AVX2_EXACT: tq2_vec_dot_q8_K_avx2_exact(k, out + r, row, y); break;
+            case CKERN_TQ2_AVX2_GGML:  tq2_vec_dot_q8_K_avx2_ggml(k, out + r, row, y); break;
         }
     }
 }

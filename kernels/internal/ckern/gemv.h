@@ -8,7 +8,12 @@ enum {
     CKERN_GENERIC, CKERN_AVX2, CKERN_AVX2_NOPDEP, CKERN_AVX512_TWIN,
     CKERN_TQ2_GENERIC, CKERN_TQ2_AVX2, CKERN_TQ2_AVX2_EXACT,
     CKERN_TQ2ORDER, CKERN_AVX2_TQ2, CKERN_AVX2_NOPDEP_TQ2,
+    CKERN_TQ2_AVX2_GGML,
 };
+
+// tq2_0.c built as ggml builds its TQ2_0 kernel (tq2_0_ggml.c).
+void tq2_vec_dot_q8_K_avx2_ggml(int n, float * s, const tq2_block * x, const void * y);
+int  tq2_have_avx2_ggml(void);
 
 // The builds of bitcos_avx2_clmul.c (VPCLMULQDQ, PCLMULQDQ only, portable).
 enum { CKERN_CLMUL_YMM, CKERN_CLMUL_XMM, CKERN_CLMUL_GENERIC };

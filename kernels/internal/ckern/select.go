@@ -17,6 +17,7 @@ type Choice struct {
 	Kernel, Order int
 	Name, Why     string
 	Forced        bool // GGML_BITCOS_KERNEL named the kernel
+	Vendor        int  // the CPU's vendor (enum bitcos_vendor), as bitcos_select recorded it
 }
 
 // LayoutChoice is bitcos_select_layout's answer.
@@ -44,13 +45,13 @@ func Select(f Features, forced *string) Choice {
 		defer C.free(unsafe.Pointer(cs))
 	}
 	c := C.bitcos_select(&cf, cs)
-	return Choice{Kernel: int(c.kernel), Order: int(c.order), Name: C.GoString(c.name), Why: C.GoString(c.why), Forced: c.forced != 0}
+	return Choice{Kernel: int(c.kernel), Order: int(c.order), Name: C.GoString(c.name), Why: C.GoString(c.why), Forced: c.forced != 0, Vendor: int(c.vendor)}
 }
 
 // SelectLayout calls bitcos_select_layout with k (as bitcos_select returned
 // it); forced == nil passes NULL.
 func SelectLayout(k Choice, fp16Scales bool, forced *string) LayoutChoice {
-	ck := C.struct_bitcos_choice{kernel: C.int(k.Kernel), order: C.int(k.Order), forced: cbool(k.Forced)}
+	ck := C.struct_bitcos_choice{kernel: C.int(k.Kernel), order: C.int(k.Order), forced: cbool(k.Forced), vendor: C.int(k.Vendor)}
 	var cs *C.char
 	if forced != nil {
 		cs = C.CString(*forced)

@@ -9,6 +9,7 @@ type Choice struct {
 	Kernel, Order int
 	Name, Why     string
 	Forced        bool
+	Vendor        int
 }
 
 // LayoutChoice is bitcos_select_layout's answer.

@@ -4,7 +4,7 @@
 // kernels/c/bitcos_avx512_tq2.c (twice: without and with AVX512-VNNI), each
 // as its own translation unit with -mavx512f -mavx512bw (BMI2, F16C, VNNI and
 // fp-contract=off come from pragmas in the shim: cgo rejects those flags),
-// for the tests of package kernels. Its
+// for the tests of package kernels and for kernels/advise. Its
 // functions execute AVX-512 instructions: call them only when the CPU has
 // AVX-512 F and BW (Usable).
 package ckern512
@@ -26,16 +26,25 @@ import (
 	"github.com/klauspost/cpuid/v2"
 )
 
+// What the C files were compiled with, asked once: the GEMVs check it on
+// every call, and a cgo call costs tens of ns (gguf-bitcos advise times
+// GEMVs of 64 rows per call).
+var (
+	compiled        = C.bitcos_have_avx512() != 0
+	compiledTQ2     = C.bitcos_have_avx512_tq2() != 0
+	compiledTQ2VNNI = C.bitcos_have_avx512_tq2_vnni() != 0
+)
+
 // Compiled reports whether the AVX-512 path was compiled (the compiler took
 // the flags); it does not say the CPU can run it.
-func Compiled() bool { return C.bitcos_have_avx512() != 0 }
+func Compiled() bool { return compiled }
 
 // CompiledTQ2 reports the same for the TQ2_0-order kernel (it also needs FMA).
-func CompiledTQ2() bool { return C.bitcos_have_avx512_tq2() != 0 }
+func CompiledTQ2() bool { return compiledTQ2 }
 
 // CompiledTQ2VNNI reports whether the VNNI build of the TQ2_0-order kernel
 // took its flags.
-func CompiledTQ2VNNI() bool { return C.bitcos_have_avx512_tq2_vnni() != 0 }
+func CompiledTQ2VNNI() bool { return compiledTQ2VNNI }
 
 // CPUHas reports whether this CPU runs the AVX-512 kernel: AVX-512 F and
 // BW, and BMI2.

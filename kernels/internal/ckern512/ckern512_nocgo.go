@@ -45,3 +45,14 @@ func UsableTQ2VNNI() bool { return false }
 func GEMVTQ2VNNI(int, int, bool, []byte, []byte, []uint32, []uint16, float32, unsafe.Pointer, []float32) {
 	panic("ckern512: built without cgo")
 }
+
+// GemmISA is -1 without cgo.
+func GemmISA(bool) int { return -1 }
+
+// CPUHasGemm is false without cgo.
+func CPUHasGemm(bool) bool { return false }
+
+// Gemm panics without cgo.
+func Gemm(bool, bool, int, int, int, []byte, []byte, []uint32, []uint16, float32, int, unsafe.Pointer, []float32, []byte) {
+	panic("ckern512: built without cgo")
+}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
+	"github.com/gguf-bitcos/gguf-bitcos/kernels/advise"
+)
+
+func adviseCmd() *cobra.Command {
+	var asJSON, quiet bool
+	var threads, kernel, bld string
+	var shapes []string
+	var z float64
+	var budget time.Duration
+	var bufferMiB int64
+	cmd := &cobra.Command{
+		Use:   "advise [MODEL]",
+		Short: "Measure here whether BITCOS runs faster natively or as TQ2_0 blocks decoded at load, beside the loader's rule",
+		Long: `Runs the C kernels the llama.cpp patch ships (through cgo) and the TQ2_0
+kernel on generated ternary weights (MODEL's largest matrix shapes and zero
+density, sampled, when MODEL is given; else the 2B shapes at z = 0.42) and
+prints per thread count: the streaming-read bandwidth, the two-term roofline
+prediction T = max(bytes / bandwidth, compute) per 32 weights (DESIGN.md §1),
+the measured GEMV ratio (BITCOS and TQ2_0 alternated over a stack of
+matrices larger than the last-level cache), which layout wins and by how
+much, and what the loader's rule (kernels/c/bitcos_select.h) chooses here.
+Timings are medians of repeats after a warm-up, min and max beside them.`,
+		Args: rangeArgs(0, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o := advise.Options{Budget: budget, Kernel: kernel, Build: bld, ReadBytes: bufferMiB << 20, StackBytes: bufferMiB << 20}
+			if !quiet && !asJSON {
+				o.Progress = os.Stderr
+			}
+			if !slices.Contains(advise.Builds, bld) {
+				return usagef(cmd, "--build %q: one of %s", bld, strings.Join(advise.Builds, ", "))
+			}
+			if names := advise.KernelNames(); kernel != "" && names != nil && !slices.Contains(names, kernel) {
+				return usagef(cmd, "--kernel %q: one of %s", kernel, strings.Join(names, ", "))
+			}
+			var err error
+			if cmd.Flags().Changed("threads") {
+				if o.Threads, err = advise.ParseThreads(threads); err != nil {
+					return usagef(cmd, "%v", err)
+				}
+			}
+			for _, s := range shapes {
+				sh, err := advise.ParseShape(s)
+				if err != nil {
+					return usagef(cmd, "%v", err)
+				}
+				o.Shapes = append(o.Shapes, sh)
+			}
+			if len(args) == 1 {
+				if len(shapes) > 0 {
+					return usagef(cmd, "--shape and MODEL: give one of them")
+				}
+				if err := advise.FromModel(args[0], &o); err != nil {
+					return err
+				}
+			}
+			if cmd.Flags().Changed("z") {
+				if z < 0 || z > 1 {
+					return usagef(cmd, "--z %g: a zero density in [0, 1]", z)
+				}
+				o.Z, o.ZSource = z, "flag"
+			}
+			r, err := advise.Run(o)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(stdout, r)
+			}
+			printAdvice(r)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
+	f.BoolVarP(&quiet, "quiet", "q", false, "no progress lines on stderr")
+	f.StringVar(&threads, "threads", "", "thread counts: N for 1..N, or a list like 1,2,4 (default 1..nproc; above 8 CPUs the powers of two and nproc)")
+	f.DurationVar(&budget, "budget", advise.DefaultBudget, "time for all measurements (data generation not counted)")
+	f.Float64Var(&z, "z", 0, "zero density of the generated weights (default 0.42, or MODEL's)")
+	f.StringSliceVar(&shapes, "shape", nil, "matrix shape KxROWS, repeatable (default 2560x6912 and 6912x2560)")
+	f.StringVar(&kernel, "kernel", "", "force a BITCOS kernel, as GGML_BITCOS_KERNEL does")
+	f.StringVar(&bld, "build", advise.BuildNative, "the llama.cpp build to model: "+strings.Join(advise.Builds, ", "))
+	f.Int64Var(&bufferMiB, "buffer-mib", 0, "MiB of the read buffer and of the GEMV stack (default max(256, 8 x L3))")
+	completeValues(cmd, "build", advise.Builds...)
+	completeValues(cmd, "kernel", advise.KernelNames()...)
+	return cmd
+}
+
+func printAdvice(r *advise.Result) {
+	c := r.CPU
+	fmt.Fprintf(stdout, "CPU: %s (%s family %#x model %#x), %d logical CPUs, L3 %s; %s\n", c.Brand, c.Vendor, c.Family, c.Model,
+		c.LogicalCores, units.Bytes(int64(c.L3Bytes)), strings.Join(c.Features, " "))
+	fmt.Fprintf(stdout, "build %s: kernels compiled and runnable here: %s\n", r.Build, strings.Join(r.BuiltKernels, " "))
+	fmt.Fprintf(stdout, "loader's rule (kernels/c/bitcos_select.h): kernel %s (%s); layout %s (%s)\n", r.Rule.Kernel, r.Rule.KernelWhy, r.Rule.Layout, r.Rule.LayoutWhy)
+	scales := "fp16 per 256"
+	if !r.FP16Scales {
+		scales = "one f32 per tensor"
+	}
+	fmt.Fprintf(stdout, "weights: z = %.3f (%s), scales %s\n", r.Z, r.ZSource, scales)
+	for _, s := range r.Shapes {
+		fmt.Fprintf(stdout, "  %v: BITCOS %.3f, TQ2_0 %.3f bytes per 32 weights\n", s.Shape, s.BitcosBytes32, s.TQ2Bytes32)
+	}
+	fmt.Fprintf(stdout, "GEMV stack: %d layers, %.0fM weights, BITCOS %s, TQ2_0 %s; read buffer %s\n", r.Stack.Layers, float64(r.Stack.Weights)/1e6,
+		units.Bytes(r.Stack.BitcosBytes), units.Bytes(r.Stack.TQ2Bytes), units.Bytes(r.ReadBufferBytes))
+	fmt.Fprintln(stdout, "compute, data in cache, ns per 32 weights per thread: median (min-max, repeats)")
+	for _, k := range r.Kernels {
+		for i, cr := range k.Compute {
+			if i > 0 && cr.Threads != k.Compute[i-1].Threads {
+				fmt.Fprintln(stdout)
+			}
+			if i == 0 || cr.Threads != k.Compute[i-1].Threads {
+				fmt.Fprintf(stdout, "  %s [%s, %s], %d thread(s):", k.Name, k.Layout, k.Build, cr.Threads)
+			}
+			fmt.Fprintf(stdout, " %dx%d %.3f (%.3f-%.3f, %d)", cr.K, cr.Rows, cr.Ns32.Median, cr.Ns32.Min, cr.Ns32.Max, cr.Ns32.N)
+		}
+		fmt.Fprintln(stdout)
+	}
+	fmt.Fprintln(stdout, "roofline:", r.Roofline)
+	fmt.Fprintln(stdout, "ns per 32 weights are per thread; ratio = TQ2_0's time / BITCOS's (above 1: native wins)")
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "threads\tread GB/s (min-max)\tbeta/thread\tpredicted BITCOS / TQ2_0\tpredicted\tmeasured BITCOS / TQ2_0\tmeasured (min-max, rounds)\twinner\trule\t")
+	for _, t := range r.Threads {
+		p, m := t.Predicted, t.Measured
+		rs := advise.Summarize(m.Ratios)
+		agree := "agrees"
+		if !t.Agrees {
+			agree = "DISAGREES: GGML_BITCOS_LAYOUT=" + m.Verdict.Winner + " runs faster here"
+			if !m.Verdict.Clear {
+				agree = "DISAGREES (within the rounds' noise)"
+			}
+		}
+		fmt.Fprintf(tw, "%d\t%.1f (%.1f-%.1f)\t%.2f\t%.3f %s / %.3f %s\t%.2fx %s\t%.3f / %.3f\t%.2fx (%.2f-%.2f, %d)\t%s +%.0f%%\t%s %s\t\n",
+			t.Threads, t.ReadGBs.Median, t.ReadGBs.Min, t.ReadGBs.Max, t.Beta, p.BitcosNs32, p.BitcosBy, p.TQ2Ns32, p.TQ2By, p.Ratio, t.PredictedWinner,
+			m.BitcosNs32, m.TQ2Ns32, m.Verdict.Ratio, rs.Min, rs.Max, rs.N, m.Verdict.Winner, 100*m.Verdict.Margin, t.RuleLayout, agree)
+	}
+	tw.Flush()
+	for _, n := range r.Notes {
+		fmt.Fprintln(stdout, "note:", n)
+	}
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/gguf-bitcos/gguf-bitcos/kernels/advise"
+)
+
+// tinyAdvise makes advise's run small enough for a test (no timing is
+// asserted: speed is never a unit test's business).
+var tinyAdvise = []string{"--budget", "40ms", "--buffer-mib", "1", "--shape", "512x64", "--shape", "256x40", "--threads", "1,2", "-q"}
+
+// TestAdvise: the verb's text and JSON outputs, and that both carry the
+// loader's rule; without cgo it fails with exit status 1 and says why.
+func TestAdvise(t *testing.T) {
+	var o, e bytes.Buffer
+	code := run(append([]string{"advise", "--json"}, tinyAdvise...), &o, &e)
+	if !advise.Available() {
+		if code != exitError || !strings.Contains(e.String(), "cgo") {
+			t.Fatalf("without cgo: exit %d, %q", code, e.String())
+		}
+		return
+	}
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, e.String())
+	}
+	var r advise.Result
+	if err := json.Unmarshal(o.Bytes(), &r); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, o.String())
+	}
+	if len(r.Threads) != 2 || len(r.Shapes) != 2 || r.Shapes[0].K != 512 || r.Rule.Layout == "" || r.Threads[1].RuleLayout != r.Rule.Layout {
+		t.Fatalf("result %+v", r)
+	}
+	// a model: its shapes, z and scale kind (I2_S: one f32 per tensor, which
+	// TQ2_0 blocks cannot hold, so the rule keeps the native layout)
+	o.Reset()
+	if code := run([]string{"advise", "--json", "-q", "--budget", "40ms", "--buffer-mib", "1", "--threads", "1", "../../testdata/tiny-i2_s.gguf"}, &o, &e); code != exitOK {
+		t.Fatalf("exit %d: %s", code, e.String())
+	}
+	r = advise.Result{}
+	if err := json.Unmarshal(o.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.FP16Scales || r.ZSource != "model" || r.Model == "" || r.Rule.Layout != "native" || len(r.Shapes) != 2 || r.Shapes[0].K != 256 {
+		t.Errorf("I2_S model: %+v", r)
+	}
+	o.Reset()
+	e.Reset()
+	if code := run(append([]string{"advise", "--z", "0.3", "--build", "avx2"}, tinyAdvise...), &o, &e); code != exitOK {
+		t.Fatalf("exit %d: %s", code, e.String())
+	}
+	for _, want := range []string{"loader's rule (kernels/c/bitcos_select.h)", "z = 0.300 (flag)", "build avx2", "roofline: T = max(B / beta, gamma)", "\n1  ", "\n2  "} {
+		if !strings.Contains(o.String(), want) {
+			t.Errorf("text output lacks %q:\n%s", want, o.String())
+		}
+	}
+}
+
+// TestAdviseUsage: wrong command lines are usage errors (exit 64).
+func TestAdviseUsage(t *testing.T) {
+	cases := [][]string{
+		{"advise", "--threads", "0"}, {"advise", "--threads", "2,1"}, {"advise", "--shape", "100x3"}, {"advise", "--z", "1.5"},
+		{"advise", "--build", "avx1024"}, {"advise", "a.gguf", "b.gguf"}, {"advise", "--shape", "256x4", "m.gguf"}, {"advise", "--budget", "x"},
+	}
+	if advise.Available() { // the kernel names come from the C enum
+		cases = append(cases, []string{"advise", "--kernel", "avx1024"})
+	}
+	for _, args := range cases {
+		var o, e bytes.Buffer
+		if code := run(args, &o, &e); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d (%s)", args, code, exitUsage, e.String())
+		}
+	}
+}
+
+// TestAdviseKernelCompletion: --kernel completes the C enum's names (cgo
+// builds only: they come from bitcos_kernel_name).
+func TestAdviseKernelCompletion(t *testing.T) {
+	if !advise.Available() {
+		t.Skip("built without cgo")
+	}
+	var o, e bytes.Buffer
+	run([]string{"__complete", "advise", "--kernel", ""}, &o, &e)
+	for _, w := range []string{"generic", "avx512_tq2", "avx2_clmul", "neon_tq2"} {
+		if !strings.Contains(o.String(), w+"\n") {
+			t.Errorf("completions %q lack %q", o.String(), w)
+		}
+	}
+}

@@ -1,0 +1,28 @@
+// Package advise measures, on the machine it runs on, whether BITCOS weights
+// are multiplied faster in their own layout (the BITCOS kernel that
+// bitcos_select picks) or decoded at load into TQ2_0 blocks and multiplied by
+// the TQ2_0 kernel, and sets that against the loader's rule
+// (bitcos_select_layout, kernels/c/bitcos_select.h, where the rule is written
+// down once). It backs `gguf-bitcos advise`.
+//
+// It runs the C kernels of kernels/c through the cgo shims of
+// kernels/internal/ckern (and ckern512 for AVX-512), and the TQ2_0 yardstick
+// kernels/c/bench/tq2_0.c, on generated ternary rows at a given zero density:
+//
+//   - read bandwidth per thread count: a streaming read of a buffer much larger
+//     than the last-level cache, split between the threads;
+//   - each kernel's time per 32 weights with its data in cache (a GEMV of
+//     a few hundred distinct rows, about 128 KiB, again and again), per
+//     thread count with that many threads running it: the compute term;
+//   - a GEMV over a stack of model-shaped matrices larger than the last-level
+//     cache, every matrix's rows split between the threads as ggml's
+//     mul_mat splits them, BITCOS and TQ2_0 alternated round by round.
+//
+// and prints per thread count the two-term roofline of DESIGN.md §1,
+// T = max(B / β, γ) per 32 weights (B bytes read, β one thread's share of
+// the read bandwidth, γ the compute term), as a prediction, beside the
+// measured GEMV ratio. Every timing is a median over repeats after a
+// warm-up, with the minimum reported beside it as the noise.
+//
+// Without cgo the package compiles and Run returns ErrNeedsCgo.
+package advise

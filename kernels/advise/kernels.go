@@ -1,0 +1,131 @@
+package advise
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/gguf-bitcos/gguf-bitcos/kernels/internal/ckern"
+	"github.com/gguf-bitcos/gguf-bitcos/kernels/internal/ckern512"
+	"github.com/klauspost/cpuid/v2"
+)
+
+// gemvFunc runs a kernel over rows [r0, r1) of m with activation column y,
+// writing out[r0:r1]. One cgo call. (The shims' repeat mode, one row dotted
+// again and again, is not used: a branch predictor learns one row's
+// branches, and the scalar kernels then ran 5x faster than on distinct rows.)
+type gemvFunc func(m *matrix, r0, r1 int, y unsafe.Pointer, out []float32)
+
+// kernel is one measured kernel: a BITCOS kernel of bitcos_select, or the
+// TQ2_0 yardstick.
+type kernel struct {
+	Name  string // bitcos_kernel_name, or the yardstick's name
+	Build string // which build of its file runs (VNNI, VPCLMULQDQ...)
+	TQ2   bool   // reads m's TQ2_0 blocks
+	// order is the float order (enum bitcos_order) whose Go reference the
+	// kernel matches bit for bit, or orderNone: close to the exact sums.
+	order int
+	run   gemvFunc
+}
+
+// bitcos wraps a ckern-style GEMV (the signature of ckern.GEMV without its
+// variant) as a gemvFunc on a row range.
+func bitcos(f func(k, rows int, repeat bool, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, y unsafe.Pointer, out []float32)) gemvFunc {
+	return func(m *matrix, r0, r1 int, y unsafe.Pointer, out []float32) {
+		var d16 []uint16
+		if m.d16 != nil {
+			d16 = m.d16[r0*m.K/256:]
+		}
+		f(m.K, r1-r0, false, m.bitmap[r0*m.K/8:], m.signs, m.off[r0:], d16, m.d32, y, out[r0:])
+	}
+}
+
+func variant(v ckern.Variant) gemvFunc {
+	return bitcos(func(k, rows int, repeat bool, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, y unsafe.Pointer, out []float32) {
+		ckern.GEMV(v, k, rows, repeat, bitmap, signs, off, d16, d32, y, out)
+	})
+}
+
+func clmul(b ckern.ClmulBuild) gemvFunc {
+	return bitcos(func(k, rows int, repeat bool, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, y unsafe.Pointer, out []float32) {
+		ckern.ClmulGEMV(b, k, rows, repeat, bitmap, signs, off, d16, d32, y, out)
+	})
+}
+
+func arm(p ckern.ARMPath) gemvFunc {
+	return bitcos(func(k, rows int, _ bool, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, y unsafe.Pointer, out []float32) {
+		ckern.ARMGEMV(p, k, rows, bitmap, signs, off, d16, d32, y, out)
+	})
+}
+
+// bitcosKernel returns the runner of BITCOS kernel name as a build of kind
+// build would run it on this CPU (the VNNI build of avx512_tq2 where the CPU
+// has VNNI, avx2_clmul with VPCLMULQDQ only in a native build), or an error
+// when this cgo build cannot run it here (neon_tq2 on x86, a kernel the
+// CPU lacks the ISA of).
+func bitcosKernel(name, build string) (kernel, error) {
+	k := kernel{Name: name, order: ckern.KernelOrder(kernelIndex()[name])}
+	if !kernelRuns(name) {
+		return k, fmt.Errorf("kernel %s does not run on this CPU with this build", name)
+	}
+	switch name {
+	case "generic":
+		k.run = variant(ckern.Generic)
+	case "avx2":
+		k.run = variant(ckern.AVX2)
+	case "avx2_nopdep":
+		k.run = variant(ckern.AVX2NoPdep)
+	case "tq2order":
+		k.run = variant(ckern.TQ2Order)
+	case "avx2_tq2":
+		k.run = variant(ckern.AVX2TQ2)
+	case "avx2_nopdep_tq2":
+		k.run = variant(ckern.AVX2NoPdepTQ2)
+	case "avx512":
+		k.run = bitcos(ckern512.GEMV)
+	case "avx512_tq2":
+		if ckern512.UsableTQ2VNNI() {
+			k.run, k.Build = bitcos(ckern512.GEMVTQ2VNNI), "AVX512-VNNI"
+		} else {
+			k.run, k.Build = bitcos(ckern512.GEMVTQ2), "AVX-512 F+BW"
+		}
+	case "avx2_clmul":
+		switch {
+		case build == BuildNative && cpuid.CPU.Supports(cpuid.VPCLMULQDQ) && ckern.ClmulCompiled(ckern.ClmulYMM):
+			k.run, k.Build = clmul(ckern.ClmulYMM), "VPCLMULQDQ"
+		case cpuid.CPU.Supports(cpuid.CLMUL) && ckern.ClmulCompiled(ckern.ClmulXMM):
+			k.run, k.Build = clmul(ckern.ClmulXMM), "PCLMULQDQ"
+		default:
+			return k, fmt.Errorf("kernel avx2_clmul needs PCLMULQDQ")
+		}
+	case "tq2order_arm":
+		k.run = arm(ckern.ARMScalar)
+	case "neon_tq2":
+		k.run = arm(ckern.ARMNeon)
+	default:
+		return k, fmt.Errorf("advise has no runner for kernel %s", name)
+	}
+	return k, nil
+}
+
+// tq2Kernel is the TQ2_0 kernel a build runs for the TQ2_0 layout: with
+// AVX2 (and FMA, which ggml's AVX2 builds have), the yardstick of
+// kernels/c/bench/tq2_0.c built as ggml builds its own (-O3, FMA: TQ2_0's
+// x86 float order, kernels' TestTQ2YardstickAsGGML); on a CPU without FMA
+// its -O2 build without FMA; without AVX2 the generic one.
+func tq2Kernel(avx2 bool) kernel {
+	tq := func(v ckern.Variant) gemvFunc {
+		return func(m *matrix, r0, r1 int, y unsafe.Pointer, out []float32) {
+			ckern.TQ2GEMV(v, m.K, r1-r0, false, m.tq2[r0*(m.K/256)*66:], y, out[r0:])
+		}
+	}
+	k := kernel{Name: "tq2_0", TQ2: true}
+	switch {
+	case avx2 && cpuFMA() && ckern.TQ2CompiledGGML():
+		k.Build, k.order, k.run = "AVX2+FMA as ggml builds it, kernels/c/bench/tq2_0.c", orderTQ2X86, tq(ckern.TQ2AVX2GGML)
+	case avx2 && cpuAVX2() && ckern.TQ2CompiledAVX2():
+		k.Build, k.order, k.run = "AVX2 without FMA, -O2, kernels/c/bench/tq2_0.c", orderNone, tq(ckern.TQ2AVX2)
+	default:
+		k.Build, k.order, k.run = "generic, kernels/c/bench/tq2_0.c", orderExact, tq(ckern.TQ2Generic)
+	}
+	return k
+}

@@ -1,0 +1,54 @@
+package advise
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/gguf-bitcos/gguf-bitcos/repack"
+)
+
+// ModelSamples is the blocks per tensor FromModel reads (stats --sample):
+// enough for z to about ±0.01, a speed model needs no more.
+const ModelSamples = 256
+
+// FromModel sets o's shapes, zero density and scale kind from a model (a
+// GGUF file, BITCOS or its source, a safetensors master or a URL: whatever
+// `stats` reads), sampled as `stats --sample` does: the distinct shapes of
+// its largest ternary matrices with rows of a multiple of 256 weights (at
+// most three), the mean zero density of its ternary tensors, and a
+// per-tensor f32 scale if those matrices have one (an I2_S source).
+func FromModel(path string, o *Options) error {
+	fs, err := repack.StatsWith(path, repack.StatsOptions{Sample: ModelSamples})
+	if err != nil {
+		return err
+	}
+	var largest int64
+	for _, t := range fs.Tensors {
+		if len(t.Dims) >= 2 && t.Dims[0]%256 == 0 && t.Weights > largest {
+			largest = t.Weights
+		}
+	}
+	if largest == 0 {
+		return fmt.Errorf("%s: no ternary matrix with rows of a multiple of 256 weights", path)
+	}
+	o.Shapes, o.F32 = nil, false
+	q2 := false
+	for _, t := range fs.Tensors {
+		if len(t.Dims) < 2 || t.Dims[0]%256 != 0 || t.Weights != largest {
+			continue
+		}
+		s := Shape{K: int(t.Dims[0]), Rows: int(t.Dims[1])}
+		if !slices.Contains(o.Shapes, s) && len(o.Shapes) < 3 {
+			o.Shapes = append(o.Shapes, s)
+		}
+		switch {
+		case t.ScaleBytes == 4 && t.Weights > 256:
+			o.F32 = true // one f32 for the tensor, not fp16 per 256
+		case t.ScaleBytes*128 != t.Weights && !q2:
+			q2 = true
+			o.Notes = append(o.Notes, fmt.Sprintf("%s has %d scale bytes for %d weights (a Q2_0 source: one scale per 64): the kernels' contract covers one fp16 per 256 or one f32 per tensor; measured with one fp16 per 256", t.Name, t.ScaleBytes, t.Weights))
+		}
+	}
+	o.Z, o.ZSource, o.Model = fs.Total.Z, "model", path
+	return nil
+}

@@ -1,0 +1,563 @@
+// Batched BITCOS x Q8_K in TQ2_0's x86 float order: panels of rows decoded
+// once into TQ2_0 code bytes, multiplied with tiles of activation columns
+// (bitcos_gemm.h has the contract and the panel layout).
+//
+// Float order, per output (row r, column y), bit-identical to
+// bitcos_vec_dot_q8_K_tq2order: per 256-block b in order, the 8 exact int32
+// lanes L_m = sum over E_m of c*q - (bsums[2m] + bsums[2m+1]);
+// d = y[b].d * d_b (one rounded multiply); acc[m] = fma((float) L_m, d,
+// acc[m]); at the end ggml's hsum_float_8 (bitcos_tq2_hsum). The integer
+// lanes are exact however they are summed (at most 256 products of 2*127 per
+// block and lane, and 16-bit partial sums of at most 8 chunks x 2 products
+// = 4064), so the paths differ only in how they form them; the float steps
+// are the same instructions per lane (vcvtdq2ps, vmulps, vfmadd231ps) in
+// every path, two outputs per 512-bit vector in the AVX-512 path.
+//
+// Per 32-element chunk and tile the AVX-512 path loads two 512-bit code
+// vectors (a row pair each) and four 256-bit column chunks broadcast to both
+// halves, and issues 8 vpdpbusd: 16 (row, column) products of 32 elements.
+
+#include "bitcos_impl.h"
+#include "bitcos_gemm.h"
+
+#include <math.h>
+
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__BMI2__) && defined(__FMA__)
+#define BITCOS_GEMM_PATH 512
+#elif defined(__AVX2__) && defined(__FMA__)
+#define BITCOS_GEMM_PATH 256
+#else
+#define BITCOS_GEMM_PATH 0
+#endif
+
+#if BITCOS_GEMM_PATH
+#include "bitcos_tq2_step.h"
+#include "bitcos_nopdep_tables.h"
+#endif
+
+// BITCOS_GEMM_PIN(v): the compiler must treat the vector v as unknown. The
+// 16-bit accumulators of the vpmaddubsw paths are pinned after every chunk:
+// GCC otherwise reassociates the (associative) integer adds into a tree over
+// all 8 chunks and spills most of the 64 products (seen with GCC 12 -O3).
+#if defined(__GNUC__) && BITCOS_GEMM_PATH == 512
+#define BITCOS_GEMM_PIN(v) __asm__ ("" : "+v"(v))
+#elif defined(__GNUC__) && BITCOS_GEMM_PATH == 256
+#define BITCOS_GEMM_PIN(v) __asm__ ("" : "+x"(v))
+#else
+#define BITCOS_GEMM_PIN(v) ((void)0)
+#endif
+
+// K-slabs: every tile of a column group runs over BITCOS_GEMM_SLAB blocks of
+// the panel before the next slab, so that the slab of the panel (4 rows x
+// 2560 weights, 11.5 KiB) stays in L1 while the group's columns stream past
+// it; a column group is up to BITCOS_GEMM_GROUP columns (float accumulators
+// on the stack: 8 KiB).
+#define BITCOS_GEMM_SLAB  10
+#define BITCOS_GEMM_GROUP 64
+
+#define BITCOS_GEMM_CODES(panel, b, p, k) ((const uint8_t *) (panel) + (size_t) (b) * BITCOS_GEMM_BLOCK_BYTES + 512*(p) + 64*(k))
+#define BITCOS_GEMM_SCALES(panel, b, p)   ((const float *) ((const uint8_t *) (panel) + (size_t) (b) * BITCOS_GEMM_BLOCK_BYTES + 1024 + 64*(p)))
+
+int bitcos_gemm_isa(void) {
+#if BITCOS_GEMM_PATH == 512 && defined(__AVX512VNNI__)
+    return BITCOS_GEMM_AVX512_VNNI;
+#elif BITCOS_GEMM_PATH == 512
+    return BITCOS_GEMM_AVX512;
+#elif BITCOS_GEMM_PATH == 256 && defined(__AVXVNNI__)
+    return BITCOS_GEMM_AVX2_VNNI;
+#elif BITCOS_GEMM_PATH == 256
+    return BITCOS_GEMM_AVX2;
+#else
+    return BITCOS_GEMM_SCALAR;
+#endif
+}
+
+// The scale vectors of every block: 8 copies of row i's d_b (0 for padding
+// rows), the same in every path.
+static void bitcos_gemm_panel_scales(int nb, uint8_t * panel, int nr, const uint16_t * const * d16, float d32) {
+    for (int b = 0; b < nb; ++b) {
+        for (int i = 0; i < BITCOS_GEMM_ROWS; ++i) {
+            const float d = i < nr ? (d16 ? bitcos_fp16_to_fp32(d16[i][b]) : d32) : 0.0f;
+            float v[8];
+            for (int l = 0; l < 8; ++l) {
+                v[l] = d;
+            }
+            memcpy(panel + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + 1024 + 64*(i/2) + 32*(i%2), v, sizeof(v));
+        }
+    }
+}
+
+#if BITCOS_GEMM_PATH
+
+// The 32 codes of bitmap bytes bm[0..3] without pdep (bitcos_nopdep.c's
+// deposit, for CPUs where pdep is microcoded): the 128-bit lane of bytes
+// bm[2h], bm[2h+1] holds its first 16 signs as bytes in sign order (sv:
+// 0xff = negative), and each present weight's rank among the lane's present
+// weights (>= 0x80 for absent ones, from the rank tables) picks its sign with
+// one vpshufb. c = 1 + present - 2 * negative.
+BITCOS_INLINE __m256i bitcos_gemm_codes32_nopdep(const uint8_t * bm, const uint8_t * signs, uint64_t * pos) {
+    const __m256i spread   = _mm256_setr_epi8(0,0,0,0,0,0,0,0, 1,1,1,1,1,1,1,1, 2,2,2,2,2,2,2,2, 3,3,3,3,3,3,3,3);
+    const __m256i lane_bit = _mm256_set1_epi64x(0x8040201008040201);
+    uint32_t m;
+    memcpy(&m, bm, sizeof(m));
+    const unsigned c  = (unsigned) __builtin_popcount(m);
+    const unsigned c0 = (unsigned) __builtin_popcount(m & 0xffff);
+    const uint64_t p  = *pos;
+    const uint64_t sg = bitcos_load_u64(signs + (p >> 3)) >> (p & 7); // >= 57 valid bits, c <= 32
+    *pos = p + c;
+    const uint32_t w = (uint32_t) (sg & 0xffff) | (uint32_t) (sg >> c0) << 16;
+    const __m256i pm = _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(_mm256_set1_epi32((int) m), spread), lane_bit), lane_bit);
+    const __m256i sv = _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(_mm256_set1_epi32((int) w), spread), lane_bit), lane_bit);
+    const __m256i ra = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *) bitcos_rank_a[bm[0]])),
+                                               _mm_loadu_si128((const __m128i *) bitcos_rank_a[bm[2]]), 1);
+    const __m256i rb = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *) bitcos_rank_b[bm[1]])),
+                                               _mm_loadu_si128((const __m128i *) bitcos_rank_b[bm[3]]), 1);
+    const __m256i nm = _mm256_shuffle_epi8(sv, _mm256_add_epi8(ra, rb));
+    const __m256i ones = _mm256_set1_epi8(1);
+    return _mm256_sub_epi8(_mm256_add_epi8(ones, _mm256_and_si256(pm, ones)), _mm256_and_si256(nm, _mm256_set1_epi8(2)));
+}
+
+void bitcos_gemm_panel_nopdep(int n, void * vpanel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
+                              const uint16_t * const * d16, float d32) {
+    uint8_t * panel = (uint8_t *) vpanel;
+    const int nb = n / BITCOS_QK_K;
+    for (int i = 0; i < BITCOS_GEMM_ROWS; ++i) {
+        // row i's half of its row pair's chunks
+        uint8_t * out = panel + 512*(i/2) + 32*(i%2);
+        if (i >= nr) {
+            for (int b = 0; b < nb; ++b) {
+                for (int k = 0; k < 8; ++k) {
+                    _mm256_storeu_si256((__m256i *) (out + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + 64*k), _mm256_set1_epi8(1));
+                }
+            }
+            continue;
+        }
+        const uint8_t * bm = bitmap[i];
+        const uint8_t * sg = signs[i];
+        uint64_t pos = 0;
+        for (int b = 0; b < nb; ++b) {
+            for (int k = 0; k < 8; ++k) {
+                _mm256_storeu_si256((__m256i *) (out + 64*k), bitcos_gemm_codes32_nopdep(bm + 32*b + 4*k, sg, &pos));
+            }
+            out += BITCOS_GEMM_BLOCK_BYTES;
+        }
+    }
+    bitcos_gemm_panel_scales(nb, panel, nr, d16, d32);
+}
+
+#endif
+
+#if BITCOS_GEMM_PATH == 512
+
+// The 64 codes of bitmap word bm (bitcos_avx512_tq2.c's construction): 2 on
+// present lanes, then 0 on negative ones, 1 elsewhere.
+BITCOS_INLINE __m512i bitcos_gemm_codes64(const uint8_t * bm, const uint8_t * signs, uint64_t * pos, uint64_t three) {
+    const uint64_t m   = bitcos_load_u64(bm);
+    const uint64_t neg = bitcos_pdep_next_neg(signs, pos, m, three);
+    const __m512i c = _mm512_mask_blend_epi8(_cvtu64_mask64(m), _mm512_set1_epi8(1), _mm512_set1_epi8(2));
+    return _mm512_mask_mov_epi8(c, _cvtu64_mask64(neg), _mm512_setzero_si512());
+}
+
+void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
+                       const uint16_t * const * d16, float d32) {
+    uint8_t * panel = (uint8_t *) vpanel;
+    const int nb = n / BITCOS_QK_K;
+    uint64_t three = 3;
+    BITCOS_OPAQUE_U64(three);
+    for (int i = 0; i < BITCOS_GEMM_ROWS; ++i) {
+        // row i's half of its row pair's chunks
+        uint8_t * out = panel + 512*(i/2) + 32*(i%2);
+        if (i >= nr) {
+            for (int b = 0; b < nb; ++b) {
+                for (int k = 0; k < 8; ++k) {
+                    _mm256_storeu_si256((__m256i *) (out + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + 64*k), _mm256_set1_epi8(1));
+                }
+            }
+            continue;
+        }
+        const uint8_t * bm = bitmap[i];
+        const uint8_t * sg = signs[i];
+        uint64_t pos = 0;
+        for (int b = 0; b < nb; ++b) {
+            for (int w = 0; w < 4; ++w) {
+                const __m512i z = bitcos_gemm_codes64(bm + 32*b + 8*w, sg, &pos, three);
+                // elements 0..31 of the word are chunk 2w, 32..63 chunk 2w+1
+                _mm256_storeu_si256((__m256i *) (out + 128*w),      _mm512_castsi512_si256(z));
+                _mm256_storeu_si256((__m256i *) (out + 128*w + 64), _mm512_extracti64x4_epi64(z, 1));
+            }
+            out += BITCOS_GEMM_BLOCK_BYTES;
+        }
+    }
+    bitcos_gemm_panel_scales(nb, panel, nr, d16, d32);
+}
+
+// ggml's hsum_float_8 of each half of v: out[0] the low 8 lanes, out[1] the high.
+BITCOS_INLINE void bitcos_gemm_hsum2(__m512 v, float * lo, float * hi) {
+    *lo = bitcos_tq2_hsum(_mm512_castps512_ps256(v));
+    *hi = bitcos_tq2_hsum(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1)));
+}
+
+// np row pairs (1 or 2) x nc columns (1..4), blocks b0..b1-1: the float
+// accumulators of row pair p and column j, accm[4*p + j], are loaded, carried
+// through the blocks in order and stored (exact: a K-slab changes nothing in
+// the float order). Register use at np = 2, nc = 4: 8 integer and 8 float
+// accumulators, two code vectors, a column chunk.
+BITCOS_INLINE void bitcos_gemm_tile512(int b0, int b1, const uint8_t * panel, const bitcos_block_q8_K * const * y,
+                                       const int np, const int nc, __m512 * accm) {
+    __m512 acc[2][4];
+    #pragma GCC unroll 4
+    for (int p = 0; p < np; ++p) {
+        #pragma GCC unroll 4
+        for (int j = 0; j < nc; ++j) {
+            acc[p][j] = accm[4*p + j];
+        }
+    }
+    for (int b = b0; b < b1; ++b) {
+        __m512i L[2][4];
+#if defined(__AVX512VNNI__)
+        // lanes start at minus the bsums pairs of their column (both halves)
+        #pragma GCC unroll 4
+        for (int j = 0; j < nc; ++j) {
+            const __m512i nbs = _mm512_madd_epi16(_mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *) y[j][b].bsums)),
+                                                  _mm512_set1_epi16(-1));
+            #pragma GCC unroll 4
+            for (int p = 0; p < np; ++p) {
+                L[p][j] = nbs;
+            }
+        }
+#pragma GCC unroll 8
+        for (int k = 0; k < 8; ++k) {
+            __m512i c[2];
+            #pragma GCC unroll 4
+            for (int p = 0; p < np; ++p) {
+                c[p] = _mm512_loadu_si512((const void *) BITCOS_GEMM_CODES(panel, b, p, k));
+            }
+            #pragma GCC unroll 4
+            for (int j = 0; j < nc; ++j) {
+                const __m512i q = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *) (y[j][b].qs + 32*k)));
+                #pragma GCC unroll 4
+                for (int p = 0; p < np; ++p) {
+                    L[p][j] = _mm512_dpbusd_epi32(L[p][j], c[p], q);
+                }
+            }
+        }
+#else
+        // (starting the 16-bit lanes at minus the bsums, as the AVX2 path
+        // does, made GCC 12 add 23 register moves per block here)
+        __m512i a[2][4];
+        #pragma GCC unroll 4
+        for (int p = 0; p < np; ++p) {
+            #pragma GCC unroll 4
+            for (int j = 0; j < nc; ++j) {
+                a[p][j] = _mm512_setzero_si512();
+            }
+        }
+#pragma GCC unroll 8
+        for (int k = 0; k < 8; ++k) {
+            __m512i c[2];
+            #pragma GCC unroll 4
+            for (int p = 0; p < np; ++p) {
+                c[p] = _mm512_loadu_si512((const void *) BITCOS_GEMM_CODES(panel, b, p, k));
+            }
+            #pragma GCC unroll 4
+            for (int j = 0; j < nc; ++j) {
+                const __m512i q = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *) (y[j][b].qs + 32*k)));
+                #pragma GCC unroll 4
+                for (int p = 0; p < np; ++p) {
+                    a[p][j] = _mm512_add_epi16(a[p][j], _mm512_maddubs_epi16(c[p], q));
+                    BITCOS_GEMM_PIN(a[p][j]);
+                }
+            }
+        }
+        #pragma GCC unroll 4
+        for (int j = 0; j < nc; ++j) {
+            const __m512i nbs = _mm512_madd_epi16(_mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *) y[j][b].bsums)),
+                                                  _mm512_set1_epi16(-1));
+            #pragma GCC unroll 4
+            for (int p = 0; p < np; ++p) {
+                L[p][j] = _mm512_add_epi32(_mm512_madd_epi16(a[p][j], _mm512_set1_epi16(1)), nbs);
+            }
+        }
+#endif
+        #pragma GCC unroll 4
+        for (int j = 0; j < nc; ++j) {
+            const __m512 yd = _mm512_set1_ps(y[j][b].d);
+            #pragma GCC unroll 4
+            for (int p = 0; p < np; ++p) {
+                const __m512 d = _mm512_mul_ps(_mm512_loadu_ps(BITCOS_GEMM_SCALES(panel, b, p)), yd);
+                acc[p][j] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(L[p][j]), d, acc[p][j]);
+            }
+        }
+    }
+    #pragma GCC unroll 4
+    for (int p = 0; p < np; ++p) {
+        #pragma GCC unroll 4
+        for (int j = 0; j < nc; ++j) {
+            accm[4*p + j] = acc[p][j];
+        }
+    }
+}
+
+#define BITCOS_GEMM_TILE_FN(np, nc) \
+    static void bitcos_gemm_tile_##np##_##nc(int b0, int b1, const uint8_t * panel, const bitcos_block_q8_K * const * y, __m512 * accm) { \
+        bitcos_gemm_tile512(b0, b1, panel, y, np, nc, accm); \
+    }
+BITCOS_GEMM_TILE_FN(1, 1) BITCOS_GEMM_TILE_FN(1, 2) BITCOS_GEMM_TILE_FN(1, 3) BITCOS_GEMM_TILE_FN(1, 4)
+BITCOS_GEMM_TILE_FN(2, 1) BITCOS_GEMM_TILE_FN(2, 2) BITCOS_GEMM_TILE_FN(2, 3) BITCOS_GEMM_TILE_FN(2, 4)
+#undef BITCOS_GEMM_TILE_FN
+
+typedef void (*bitcos_gemm_tile_t)(int b0, int b1, const uint8_t * panel, const bitcos_block_q8_K * const * y, __m512 * accm);
+
+void bitcos_gemm_q8_K(int n, int nr, int nc, const void * panel, const void * const * y, float * const * s) {
+    static const bitcos_gemm_tile_t tiles[2][4] = {
+        { bitcos_gemm_tile_1_1, bitcos_gemm_tile_1_2, bitcos_gemm_tile_1_3, bitcos_gemm_tile_1_4 },
+        { bitcos_gemm_tile_2_1, bitcos_gemm_tile_2_2, bitcos_gemm_tile_2_3, bitcos_gemm_tile_2_4 },
+    };
+    const int nb = n / BITCOS_QK_K;
+    const int np = (nr + 1) / 2;
+    for (int g0 = 0; g0 < nc; g0 += BITCOS_GEMM_GROUP) {
+        const int ng = nc - g0 < BITCOS_GEMM_GROUP ? nc - g0 : BITCOS_GEMM_GROUP;
+        const int nt = (ng + BITCOS_GEMM_COLS - 1) / BITCOS_GEMM_COLS;
+        __m512 acc[BITCOS_GEMM_GROUP / BITCOS_GEMM_COLS][8]; // [tile][4*p + j]
+        const bitcos_block_q8_K * yy[BITCOS_GEMM_GROUP / BITCOS_GEMM_COLS][4];
+        for (int t = 0; t < nt; ++t) {
+            for (int j = 0; j < 4 && 4*t + j < ng; ++j) {
+                yy[t][j] = (const bitcos_block_q8_K *) y[g0 + 4*t + j];
+            }
+            for (int a = 0; a < 8; ++a) {
+                acc[t][a] = _mm512_setzero_ps();
+            }
+        }
+        for (int b0 = 0; b0 < nb; b0 += BITCOS_GEMM_SLAB) {
+            const int b1 = nb - b0 < BITCOS_GEMM_SLAB ? nb : b0 + BITCOS_GEMM_SLAB;
+            for (int t = 0; t < nt; ++t) {
+                const int ncj = ng - 4*t < 4 ? ng - 4*t : 4;
+                tiles[np - 1][ncj - 1](b0, b1, (const uint8_t *) panel, yy[t], acc[t]);
+            }
+        }
+        for (int t = 0; t < nt; ++t) {
+            for (int j = 0; j < 4 && 4*t + j < ng; ++j) {
+                for (int p = 0; p < np; ++p) {
+                    float o[2];
+                    bitcos_gemm_hsum2(acc[t][4*p + j], &o[0], &o[1]);
+                    for (int h = 0; h < 2 && 2*p + h < nr; ++h) {
+                        s[g0 + 4*t + j][2*p + h] = o[h];
+                    }
+                }
+            }
+        }
+    }
+}
+
+#elif BITCOS_GEMM_PATH == 256
+
+#if !defined(__BMI2__)
+void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
+                       const uint16_t * const * d16, float d32) {
+    bitcos_gemm_panel_nopdep(n, vpanel, nr, bitmap, signs, d16, d32);
+}
+#else
+void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
+                       const uint16_t * const * d16, float d32) {
+    uint8_t * panel = (uint8_t *) vpanel;
+    const int nb = n / BITCOS_QK_K;
+    uint64_t three = 3;
+    BITCOS_OPAQUE_U64(three);
+    for (int i = 0; i < BITCOS_GEMM_ROWS; ++i) {
+        uint64_t pos = 0;
+        for (int b = 0; b < nb; ++b) {
+            uint8_t * out = panel + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + 512*(i/2) + 32*(i%2);
+            for (int w = 0; w < 4; ++w) {
+                __m256i c0 = _mm256_set1_epi8(1), c1 = _mm256_set1_epi8(1);
+                if (i < nr) {
+                    bitcos_tq2_codes64(bitmap[i] + 32*b + 8*w, signs[i], &pos, three, &c0, &c1);
+                }
+                _mm256_storeu_si256((__m256i *) (out + 128*w),      c0);
+                _mm256_storeu_si256((__m256i *) (out + 128*w + 64), c1);
+            }
+        }
+    }
+    bitcos_gemm_panel_scales(nb, panel, nr, d16, d32);
+}
+#endif
+
+// Row pair p (rows 2p, 2p+1) x nc columns (1..4): o[j][h] = row 2p+h times
+// column j. 8 integer accumulators, two code vectors and a column chunk fit
+// in the 16 ymm registers; the 8 float accumulators, touched once per
+// block, may live in memory.
+BITCOS_INLINE void bitcos_gemm_tile256(int b0, int b1, const uint8_t * panel, int p, const bitcos_block_q8_K * const * y,
+                                       const int nc, __m256 * accm) {
+    __m256 acc[2][4];
+    #pragma GCC unroll 4
+    for (int h = 0; h < 2; ++h) {
+        #pragma GCC unroll 4
+        for (int j = 0; j < nc; ++j) {
+            acc[h][j] = accm[4*h + j];
+        }
+    }
+    for (int b = b0; b < b1; ++b) {
+        __m256i a[2][4];
+#if defined(__AVXVNNI__)
+        #pragma GCC unroll 4
+        for (int j = 0; j < nc; ++j) {
+            const __m256i nbs = _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *) y[j][b].bsums), _mm256_set1_epi16(-1));
+            a[0][j] = nbs;
+            a[1][j] = nbs;
+        }
+#else
+        // 16-bit lanes start at minus the column's bsums: lanes 2m and 2m+1
+        // are the pair vpmaddwd adds into int32 lane m (|lane| <= 16*127 +
+        // 8 chunks * 2 * 2*127 = 6096: no overflow)
+        #pragma GCC unroll 4
+        for (int j = 0; j < nc; ++j) {
+            const __m256i nbs16 = _mm256_sub_epi16(_mm256_setzero_si256(), _mm256_loadu_si256((const __m256i *) y[j][b].bsums));
+            a[0][j] = nbs16;
+            a[1][j] = nbs16;
+        }
+#endif
+#pragma GCC unroll 8
+        for (int k = 0; k < 8; ++k) {
+            const uint8_t * cp = BITCOS_GEMM_CODES(panel, b, p, k);
+            const __m256i c0 = _mm256_loadu_si256((const __m256i *) cp);
+            const __m256i c1 = _mm256_loadu_si256((const __m256i *) (cp + 32));
+            #pragma GCC unroll 4
+            for (int j = 0; j < nc; ++j) {
+                const __m256i q = _mm256_loadu_si256((const __m256i *) (y[j][b].qs + 32*k));
+#if defined(__AVXVNNI__)
+                a[0][j] = _mm256_dpbusd_avx_epi32(a[0][j], c0, q);
+                a[1][j] = _mm256_dpbusd_avx_epi32(a[1][j], c1, q);
+#else
+                a[0][j] = _mm256_add_epi16(a[0][j], _mm256_maddubs_epi16(c0, q));
+                a[1][j] = _mm256_add_epi16(a[1][j], _mm256_maddubs_epi16(c1, q));
+                BITCOS_GEMM_PIN(a[0][j]);
+                BITCOS_GEMM_PIN(a[1][j]);
+#endif
+            }
+        }
+        const float * sc = BITCOS_GEMM_SCALES(panel, b, p);
+        #pragma GCC unroll 4
+        for (int j = 0; j < nc; ++j) {
+            const __m256 yd = _mm256_set1_ps(y[j][b].d);
+            #pragma GCC unroll 4
+            for (int h = 0; h < 2; ++h) {
+#if defined(__AVXVNNI__)
+                const __m256i L = a[h][j];
+#else
+                const __m256i L = _mm256_madd_epi16(a[h][j], _mm256_set1_epi16(1));
+#endif
+                const __m256 d = _mm256_mul_ps(_mm256_loadu_ps(sc + 8*h), yd);
+                acc[h][j] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(L), d, acc[h][j]);
+            }
+        }
+    }
+    #pragma GCC unroll 4
+    for (int h = 0; h < 2; ++h) {
+        #pragma GCC unroll 4
+        for (int j = 0; j < nc; ++j) {
+            accm[4*h + j] = acc[h][j];
+        }
+    }
+}
+
+#define BITCOS_GEMM_TILE_FN(nc) \
+    static void bitcos_gemm_tile_##nc(int b0, int b1, const uint8_t * panel, int p, const bitcos_block_q8_K * const * y, __m256 * accm) { \
+        bitcos_gemm_tile256(b0, b1, panel, p, y, nc, accm); \
+    }
+BITCOS_GEMM_TILE_FN(1) BITCOS_GEMM_TILE_FN(2) BITCOS_GEMM_TILE_FN(3) BITCOS_GEMM_TILE_FN(4)
+#undef BITCOS_GEMM_TILE_FN
+
+typedef void (*bitcos_gemm_tile_t)(int b0, int b1, const uint8_t * panel, int p, const bitcos_block_q8_K * const * y, __m256 * accm);
+
+void bitcos_gemm_q8_K(int n, int nr, int nc, const void * panel, const void * const * y, float * const * s) {
+    static const bitcos_gemm_tile_t tiles[4] = { bitcos_gemm_tile_1, bitcos_gemm_tile_2, bitcos_gemm_tile_3, bitcos_gemm_tile_4 };
+    const int nb = n / BITCOS_QK_K;
+    const int np = (nr + 1) / 2;
+    for (int g0 = 0; g0 < nc; g0 += BITCOS_GEMM_GROUP) {
+        const int ng = nc - g0 < BITCOS_GEMM_GROUP ? nc - g0 : BITCOS_GEMM_GROUP;
+        const int nt = (ng + BITCOS_GEMM_COLS - 1) / BITCOS_GEMM_COLS;
+        __m256 acc[BITCOS_GEMM_GROUP / BITCOS_GEMM_COLS][2][8]; // [tile][row pair][4*h + j]
+        const bitcos_block_q8_K * yy[BITCOS_GEMM_GROUP / BITCOS_GEMM_COLS][4];
+        for (int t = 0; t < nt; ++t) {
+            for (int j = 0; j < 4 && 4*t + j < ng; ++j) {
+                yy[t][j] = (const bitcos_block_q8_K *) y[g0 + 4*t + j];
+            }
+            for (int p = 0; p < np; ++p) {
+                for (int a = 0; a < 8; ++a) {
+                    acc[t][p][a] = _mm256_setzero_ps();
+                }
+            }
+        }
+        for (int b0 = 0; b0 < nb; b0 += BITCOS_GEMM_SLAB) {
+            const int b1 = nb - b0 < BITCOS_GEMM_SLAB ? nb : b0 + BITCOS_GEMM_SLAB;
+            for (int p = 0; p < np; ++p) {
+                for (int t = 0; t < nt; ++t) {
+                    const int ncj = ng - 4*t < 4 ? ng - 4*t : 4;
+                    tiles[ncj - 1](b0, b1, (const uint8_t *) panel, p, yy[t], acc[t][p]);
+                }
+            }
+        }
+        for (int t = 0; t < nt; ++t) {
+            for (int j = 0; j < 4 && 4*t + j < ng; ++j) {
+                for (int i = 0; i < nr; ++i) {
+                    s[g0 + 4*t + j][i] = bitcos_tq2_hsum(acc[t][i/2][4*(i%2) + j]);
+                }
+            }
+        }
+    }
+}
+
+#else
+
+void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
+                       const uint16_t * const * d16, float d32) {
+    uint8_t * panel = (uint8_t *) vpanel;
+    const int nb = n / BITCOS_QK_K;
+    for (int i = 0; i < BITCOS_GEMM_ROWS; ++i) {
+        uint64_t pos = 0;
+        for (int e = 0; e < n; ++e) {
+            uint8_t code = 1;
+            if (i < nr && ((bitmap[i][e >> 3] >> (e & 7)) & 1)) {
+                code = ((signs[i][pos >> 3] >> (pos & 7)) & 1) ? 0 : 2;
+                ++pos;
+            }
+            const int b = e / BITCOS_QK_K, eb = e % BITCOS_QK_K;
+            panel[(size_t) b * BITCOS_GEMM_BLOCK_BYTES + 512*(i/2) + 64*(eb/32) + 32*(i%2) + eb%32] = code;
+        }
+    }
+    bitcos_gemm_panel_scales(nb, panel, nr, d16, d32);
+}
+
+void bitcos_gemm_panel_nopdep(int n, void * panel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
+                              const uint16_t * const * d16, float d32) {
+    bitcos_gemm_panel(n, panel, nr, bitmap, signs, d16, d32);
+}
+
+void bitcos_gemm_q8_K(int n, int nr, int nc, const void * panel, const void * const * vy, float * const * s) {
+    const int nb = n / BITCOS_QK_K;
+    for (int j = 0; j < nc; ++j) {
+        const bitcos_block_q8_K * y = (const bitcos_block_q8_K *) vy[j];
+        for (int i = 0; i < nr; ++i) {
+            float acc[8] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
+            for (int b = 0; b < nb; ++b) {
+                int32_t lane[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+                for (int k = 0; k < 8; ++k) {
+                    const uint8_t * c = BITCOS_GEMM_CODES(panel, b, i/2, k) + 32*(i%2);
+                    for (int e = 0; e < 32; ++e) {
+                        lane[e >> 2] += (int32_t) c[e] * y[b].qs[32*k + e];
+                    }
+                }
+                float sc;
+                memcpy(&sc, BITCOS_GEMM_SCALES(panel, b, i/2) + 8*(i%2), sizeof(sc));
+                const float d = y[b].d * sc;
+                for (int m = 0; m < 8; ++m) {
+                    lane[m] -= (int32_t) y[b].bsums[2*m] + (int32_t) y[b].bsums[2*m + 1];
+                    acc[m] = fmaf((float) lane[m], d, acc[m]);
+                }
+            }
+            const float r0 = acc[0] + acc[4], r1 = acc[1] + acc[5], r2 = acc[2] + acc[6], r3 = acc[3] + acc[7];
+            s[j][i] = (r0 + r2) + (r1 + r3);
+        }
+    }
+}
+
+#endif

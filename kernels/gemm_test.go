@@ -1,0 +1,217 @@
+package kernels
+
+import (
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gguf-bitcos/gguf-bitcos/kernels/internal/ckern"
+	"github.com/gguf-bitcos/gguf-bitcos/kernels/internal/ckern512"
+	"github.com/klauspost/cpuid/v2"
+)
+
+// The panel layout of c/bitcos_gemm.h.
+const (
+	gemmRows       = 4
+	gemmBlockBytes = 1152
+)
+
+// gemmBuild is one build of c/bitcos_gemm.c.
+type gemmBuild struct {
+	cVariant
+	run func(k, rows, prows int, m *testRows, ncols int, ys []BlockQ8K, out []float32, panels []byte)
+}
+
+// gemmBuilds lists the five builds of c/bitcos_gemm.c (scalar, AVX2, AVX2 +
+// AVX-VNNI, AVX-512 F+BW, AVX-512 VNNI), each with its panels decoded by
+// bitcos_gemm_panel and by bitcos_gemm_panel_nopdep ("_nopdep"), and why it
+// cannot run here. A SIMD build whose bitcos_gemm_isa is not its own path
+// compiled as a fallback: on a CPU with its ISA that fails the tests
+// (cVariant.simd).
+func gemmBuilds() []gemmBuild {
+	type runFn = func(k, rows, prows int, m *testRows, ncols int, ys []BlockQ8K, out []float32, panels []byte)
+	ck := func(b ckern.GemmBuild, nopdep bool) runFn {
+		return func(k, rows, prows int, m *testRows, ncols int, ys []BlockQ8K, out []float32, panels []byte) {
+			ckern.Gemm(b, nopdep, k, rows, prows, m.bitmap, m.signs, m.off, m.d16, m.d32, ncols, yPtr(ys), out, panels)
+		}
+	}
+	c512 := func(vnni, nopdep bool) runFn {
+		return func(k, rows, prows int, m *testRows, ncols int, ys []BlockQ8K, out []float32, panels []byte) {
+			ckern512.Gemm(vnni, nopdep, k, rows, prows, m.bitmap, m.signs, m.off, m.d16, m.d32, ncols, yPtr(ys), out, panels)
+		}
+	}
+	avx2 := cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI2, cpuid.F16C, cpuid.POPCNT, cpuid.FMA3)
+	const avx2Needs = "AVX2/BMI2/F16C/POPCNT/FMA"
+	var bs []gemmBuild
+	for _, nopdep := range []bool{false, true} {
+		sfx := ""
+		if nopdep {
+			sfx = "_nopdep"
+		}
+		bs = append(bs,
+			gemmBuild{cVariant{name: "gemm_generic" + sfx}, ck(ckern.GemmGeneric, nopdep)},
+			gemmBuild{cVariant{name: "gemm_avx2" + sfx}.simd(ckern.GemmISA(ckern.GemmAVX2) == ckern.GemmISAAVX2, avx2, "scalar build", avx2Needs),
+				ck(ckern.GemmAVX2, nopdep)},
+			gemmBuild{cVariant{name: "gemm_avx2_vnni" + sfx}.simd(ckern.GemmISA(ckern.GemmAVX2VNNI) == ckern.GemmISAAVX2VNNI,
+				avx2 && cpuid.CPU.Supports(cpuid.AVXVNNI), "build without AVX-VNNI", avx2Needs+"/AVX-VNNI"), ck(ckern.GemmAVX2VNNI, nopdep)},
+			gemmBuild{cVariant{name: "gemm_avx512" + sfx}.simd(ckern512.GemmISA(false) == ckern.GemmISAAVX512, ckern512.CPUHasGemm(false),
+				"build without AVX-512", "AVX-512 F/BW, BMI2, FMA, F16C"), c512(false, nopdep)},
+			gemmBuild{cVariant{name: "gemm_avx512_vnni" + sfx}.simd(ckern512.GemmISA(true) == ckern.GemmISAAVX512VNNI, ckern512.CPUHasGemm(true),
+				"build without VNNI", "AVX-512 F/BW/VL/VNNI, BMI2, FMA, F16C"), c512(true, nopdep)},
+		)
+	}
+	return bs
+}
+
+// wantPanels is the panel layout of c/bitcos_gemm.h built from the planes:
+// rows in panels of prows, codes t+1 (1 and scale 0 for padding rows).
+func wantPanels(m *testRows, prows int) []byte {
+	nb := m.k / QK_K
+	psize := nb * gemmBlockBytes
+	np := (m.rows + prows - 1) / prows
+	out := make([]byte, np*psize)
+	for p := range np {
+		panel := out[p*psize : (p+1)*psize]
+		for i := range gemmRows {
+			r := p*prows + i
+			real := i < prows && r < m.rows
+			for b := range nb {
+				blk := panel[b*gemmBlockBytes:]
+				for e := range QK_K {
+					c := byte(1)
+					if real {
+						c = byte(int(m.p.Value(r, b*QK_K+e)) + 1)
+					}
+					blk[512*(i/2)+64*(e/32)+32*(i%2)+e%32] = c
+				}
+				var d float32
+				if real {
+					d = m.d32
+					if m.d16 != nil {
+						d = f16(m.d16[r*nb+b])
+					}
+				}
+				for l := range 8 {
+					binary.LittleEndian.PutUint32(blk[1024+64*(i/2)+32*(i%2)+4*l:], math.Float32bits(d))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestGemmMatchesTQ2Order: every build of the batched kernel (both panel
+// decodes) returns, for every row and column, the float32 bits of
+// VecDotQ8KTQ2Order (TQ2_0's x86 float order), and decodes panels byte for
+// byte as the layout says; over row lengths 256..6912 (K = 6912: K-slabs of
+// 10, 10 and 7 blocks), panels of 1..4 rows with row counts that leave
+// partial panels, 1..17 and 70 columns (tails of 1, 2 and 3 past the
+// 4-column tiles; two column groups), rows of every zero density (all-zero
+// and dense rows too), fp16 scales with zeros and subnormals and per-tensor
+// f32 scales, quantized and raw activations (all-zero blocks, -127..127).
+func TestGemmMatchesTQ2Order(t *testing.T) {
+	needCgo(t)
+	builds := gemmBuilds()
+	var vs []cVariant
+	for _, b := range builds {
+		vs = append(vs, b.cVariant)
+	}
+	notRun(t, vs)
+	rng := rand.New(rand.NewPCG(131, 132))
+	checked := map[string]int{}
+	check := func(what string, m *testRows, prows, ncols int, ys []BlockQ8K) {
+		nb := m.k / QK_K
+		want := make([]float32, ncols*m.rows)
+		for j := range ncols {
+			for r := range m.rows {
+				want[j*m.rows+r] = VecDotQ8KTQ2Order(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.d32, ys[j*nb:(j+1)*nb])
+			}
+		}
+		wantP := wantPanels(m, prows)
+		for _, b := range builds {
+			if b.why != "" {
+				continue
+			}
+			out := make([]float32, ncols*m.rows)
+			for i := range out {
+				out[i] = float32(math.NaN())
+			}
+			panels := make([]byte, len(wantP))
+			b.run(m.k, m.rows, prows, m, ncols, ys, out, panels)
+			for i := range out {
+				if math.Float32bits(out[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("%s %s prows=%d ncols=%d: row %d column %d: %v (%#08x), want %v (%#08x)", b.name, what, prows, ncols,
+						i%m.rows, i/m.rows, out[i], math.Float32bits(out[i]), want[i], math.Float32bits(want[i]))
+				}
+			}
+			for i := range panels {
+				if panels[i] != wantP[i] {
+					t.Fatalf("%s %s prows=%d: panel byte %d (panel %d, block %d, offset %d) is %#02x, want %#02x", b.name, what, prows,
+						i, i/(nb*gemmBlockBytes), i%(nb*gemmBlockBytes)/gemmBlockBytes, i%gemmBlockBytes, panels[i], wantP[i])
+				}
+			}
+			checked[b.name] += len(out)
+		}
+	}
+	for _, k := range []int{256, 512, 2560, 6912} {
+		for _, perTensor := range []bool{false, true} {
+			m := makeRows(t, rng, k, 13, testZs, perTensor)
+			for _, raw := range []bool{false, true} {
+				ncols := 70 // more than a column group of 64
+				ys := make([]BlockQ8K, 0, ncols*k/QK_K)
+				for j := range ncols {
+					ys = append(ys, randomActivations(rng, k, raw != (j%3 == 2))...)
+				}
+				for prows := 1; prows <= gemmRows; prows++ {
+					for _, nc := range []int{1, 2, 3, 4, 5, 7, 17} {
+						check(fmtShape(k, perTensor, raw), m, prows, nc, ys)
+					}
+				}
+				check(fmtShape(k, perTensor, raw), m, gemmRows, ncols, ys)
+			}
+		}
+	}
+	// 256 rows of zero densities spread over [0, 1]
+	zs := make([]float64, 256)
+	for i := range zs {
+		zs[i] = rng.Float64()
+	}
+	m := makeRows(t, rng, 2560, len(zs), zs, false)
+	ys := make([]BlockQ8K, 0, 6*m.k/QK_K)
+	for j := range 6 {
+		ys = append(ys, randomActivations(rng, m.k, j%2 == 0)...)
+	}
+	check("wide", m, gemmRows, 6, ys)
+	t.Logf("outputs checked bit-exact per build: %v", checked)
+}
+
+// TestGemmBrokenFails: the comparison above catches a kernel that sums in
+// another float order. The exact order (VecDotQ8K: per block a rounded
+// multiply and a rounded add of the exact block sum) must differ from the
+// gemm's results on some outputs of a shape the test uses, or the test could
+// not tell the two orders apart.
+func TestGemmBrokenFails(t *testing.T) {
+	needCgo(t)
+	rng := rand.New(rand.NewPCG(7, 8))
+	m := makeRows(t, rng, 6912, 13, testZs, false)
+	nb := m.k / QK_K
+	ys := make([]BlockQ8K, 0, 4*nb)
+	for range 4 {
+		ys = append(ys, randomActivations(rng, m.k, false)...)
+	}
+	out := make([]float32, 4*m.rows)
+	ckern.Gemm(ckern.GemmGeneric, false, m.k, m.rows, gemmRows, m.bitmap, m.signs, m.off, m.d16, m.d32, 4, yPtr(ys), out, nil)
+	differ := 0
+	for j := range 4 {
+		for r := range m.rows {
+			if math.Float32bits(out[j*m.rows+r]) != math.Float32bits(VecDotQ8K(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.d32, ys[j*nb:(j+1)*nb])) {
+				differ++
+			}
+		}
+	}
+	if differ == 0 {
+		t.Fatal("the exact order agrees with the TQ2_0 order on every output: the gemm test cannot detect a wrong float order")
+	}
+	t.Logf("%d of %d outputs differ between the exact and the TQ2_0 order", differ, 4*m.rows)
+}

@@ -1,0 +1,12 @@
+//go:build cgo
+
+// kernels/c sha256: 5e3ec548e1017cc276eb3bd8f82abfddff051b231244f21d2ffbb0d1571c71b4
+// The AVX2 + BMI2 + FMA build of bitcos_gemm.c (vpmaddubsw; target pragma,
+// GCC only), under other names.
+#pragma GCC optimize("fp-contract=off")
+#pragma GCC target("avx2,bmi2,f16c,popcnt,fma")
+#define bitcos_gemm_isa bitcos_gemm_isa_avx2
+#define bitcos_gemm_panel bitcos_gemm_panel_avx2
+#define bitcos_gemm_panel_nopdep bitcos_gemm_panel_nopdep_avx2
+#define bitcos_gemm_q8_K bitcos_gemm_q8_K_avx2
+#include "../../c/bitcos_gemm.c"

@@ -1,0 +1,45 @@
+//go:build cgo
+
+package ckern
+
+/*
+#include "gemm.h"
+*/
+import "C"
+
+import "unsafe"
+
+// GemmBuild selects a build of c/bitcos_gemm.c in this package (the AVX-512
+// builds are in ../ckern512).
+type GemmBuild int
+
+// The builds: scalar (baseline ISA), AVX2 (vpmaddubsw), AVX2 with AVX-VNNI.
+const (
+	GemmGeneric GemmBuild = iota
+	GemmAVX2
+	GemmAVX2VNNI
+)
+
+// The values of bitcos_gemm_isa (c/bitcos_gemm.h): the path a build compiled.
+const (
+	GemmISAScalar = iota
+	GemmISAAVX2
+	GemmISAAVX2VNNI
+	GemmISAAVX512
+	GemmISAAVX512VNNI
+)
+
+// GemmISA is build b's bitcos_gemm_isa.
+func GemmISA(b GemmBuild) int { return int(C.ckern_gemm_isa(C.int(b))) }
+
+// Gemm runs build b of the batched kernel: rows rows of k weights (as in
+// GEMV) decoded in panels of prows rows (1..4), times ncols activation
+// columns stored one after another at ys (k/256 blocks each); out[j*rows+r]
+// is row r times column j; nopdep: the panels decoded by
+// bitcos_gemm_panel_nopdep. panels, when not nil, receives every panel's bytes
+// (ceil(rows/prows) panels of PANEL_SIZE(k)).
+func Gemm(b GemmBuild, nopdep bool, k, rows, prows int, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32,
+	ncols int, ys unsafe.Pointer, out []float32, panels []byte) {
+	C.ckern_gemm(C.int(b), cbool(nopdep), C.int(k), C.int(rows), C.int(prows), u8(bitmap), u8(signs), (*C.uint32_t)(unsafe.Pointer(&off[0])),
+		u16(d16), C.float(d32), C.int(ncols), ys, (*C.float)(unsafe.Pointer(&out[0])), u8(panels))
+}

@@ -1,0 +1,8 @@
+#pragma once
+#include <stdint.h>
+
+// The builds of bitcos_gemm.c in this package.
+enum { CKERN_GEMM_GENERIC, CKERN_GEMM_AVX2, CKERN_GEMM_AVX2_VNNI };
+int  ckern_gemm_isa(int build);
+void ckern_gemm(int build, int nopdep, int k, int rows, int prows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
+                const uint16_t * d16, float d32, int ncols, const void * ys, float * out, uint8_t * panels);

@@ -1,0 +1,59 @@
+// The test driver of bitcos_gemm.c, shared by ckern (scalar and AVX2 builds)
+// and ckern512 (AVX-512 builds): every build runs the same loop, so the tests
+// compare the builds and nothing else. Go's build cache keys ckern512 on its
+// own directory: after editing this file, touch ../ckern512/gemm512.c (or
+// go clean -cache), else ckern512 keeps the old driver.
+#pragma once
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../c/bitcos_gemm.h"
+
+typedef void (*ckern_gemm_panel_fn)(int n, void * panel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
+                                    const uint16_t * const * d16, float d32);
+typedef void (*ckern_gemm_fn)(int n, int nr, int nc, const void * panel, const void * const * y, float * const * s);
+
+// rows rows of k weights (row r: bitmap + r*k/8, signs + off[r], d16 + r*k/256
+// or d32 when d16 is NULL) in panels of prows rows (the last may have fewer),
+// times ncols columns (column j: k/256 block_q8_K at ys + j*(k/256)*292):
+// out[j*rows + r], ggml's dst layout. panels, when not NULL, receives every
+// panel's bytes (ceil(rows/prows) * BITCOS_GEMM_PANEL_SIZE(k)); each panel
+// buffer is filled with 0xee before the decode, so a byte the decode does
+// not write shows.
+static inline void ckern_gemm_drive(ckern_gemm_panel_fn pf, ckern_gemm_fn gf, int k, int rows, int prows,
+                                    const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
+                                    const uint16_t * d16, float d32, int ncols, const void * ys, float * out, uint8_t * panels) {
+    const size_t psize = BITCOS_GEMM_PANEL_SIZE(k);
+    const size_t colsize = (size_t) (k / 256) * 292;
+    void * panel = aligned_alloc(64, psize);
+    const void ** y = malloc(sizeof(void *) * (size_t) ncols);
+    float ** s = malloc(sizeof(float *) * (size_t) ncols);
+    for (int j = 0; j < ncols; ++j) {
+        y[j] = (const uint8_t *) ys + (size_t) j * colsize;
+    }
+    for (int r0 = 0, p = 0; r0 < rows; r0 += prows, ++p) {
+        const int nr = rows - r0 < prows ? rows - r0 : prows;
+        const uint8_t * bm[BITCOS_GEMM_ROWS];
+        const uint8_t * sg[BITCOS_GEMM_ROWS];
+        const uint16_t * dd[BITCOS_GEMM_ROWS];
+        for (int i = 0; i < nr; ++i) {
+            bm[i] = bitmap + (size_t) (r0 + i) * (size_t) (k / 8);
+            sg[i] = signs + off[r0 + i];
+            dd[i] = d16 ? d16 + (size_t) (r0 + i) * (size_t) (k / 256) : NULL;
+        }
+        memset(panel, 0xee, psize);
+        pf(k, panel, nr, bm, sg, d16 ? dd : NULL, d32);
+        if (panels) {
+            memcpy(panels + (size_t) p * psize, panel, psize);
+        }
+        for (int j = 0; j < ncols; ++j) {
+            s[j] = out + (size_t) j * (size_t) rows + r0;
+        }
+        gf(k, nr, ncols, panel, y, s);
+    }
+    free(s);
+    free(y);
+    free(panel);
+}

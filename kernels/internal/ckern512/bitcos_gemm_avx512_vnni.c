@@ -1,0 +1,12 @@
+//go:build cgo
+
+// kernels/c sha256: 5e3ec548e1017cc276eb3bd8f82abfddff051b231244f21d2ffbb0d1571c71b4
+// bitcos_gemm.c with AVX-512 F+BW and AVX512-VNNI (its vpdpbusd path),
+// under other names.
+#pragma GCC optimize("fp-contract=off")
+#pragma GCC target("bmi2,f16c,popcnt,fma,avx512vl,avx512vnni")
+#define bitcos_gemm_isa bitcos_gemm_isa_avx512_vnni
+#define bitcos_gemm_panel bitcos_gemm_panel_avx512_vnni
+#define bitcos_gemm_panel_nopdep bitcos_gemm_panel_nopdep_avx512_vnni
+#define bitcos_gemm_q8_K bitcos_gemm_q8_K_avx512_vnni
+#include "../../c/bitcos_gemm.c"

@@ -1,0 +1,271 @@
+package repack
+
+import (
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
+)
+
+// Sharded output is written once, each shard directly. Which tensors a
+// shard holds depends on the output tensors' sizes, so the decisions come
+// first: a planning pass completes every candidate's decision without
+// encoding it (analyzeCandidate: stats' exact prediction; a count of the
+// non-zero codes for TQ2_0, Q2_0 and I2_S, a decode for TQ1_0, the
+// ternarization itself for a float master), which fixes the output header
+// as the one-file repack would write it (headerFor, fitHeader: same KVs,
+// same header pad). The cost is one more read of the candidates, against
+// the second full write the shards used to take (a copy of the one file).
+//
+// That list of tensors is cut as llama-gguf-split cuts a file
+// (shardStarts), and the data pass then encodes as for one file, moving to
+// the next shard's file at each cut, inside a BITCOS family too when the
+// cut falls there, and checking every tensor against the plan before
+// writing a byte of it (dataOut.check). The headers go in last
+// (ggufx.WriteHeaderAt), every shard is read back and checked, and the set
+// is committed together (atomicfile.CommitAll): until then the shards are
+// unnamed, and an error or an interrupt removes them all.
+
+// active reports whether o asks for shards.
+func (o SplitOptions) active() bool { return o.MaxBytes > 0 || o.MaxTensors > 0 }
+
+// afterPlan, if set, sees the planned decisions before anything is
+// written (tests make the plan disagree with the data pass).
+var afterPlan func(plan []Decision)
+
+// repackShards writes the repack of f (decisions dec so far, candidates
+// cand, I2_S tails, the one-file header's reserved size) as shards and
+// completes rep.
+func repackShards(f *input, rep *Report, dec []Decision, cand []bool, tails map[int][]byte, reserved uint64, opt Options) (*Report, error) {
+	if f.Alignment != ggufx.DefaultAlignment {
+		return nil, fmt.Errorf("%s: alignment %d: shards use llama-gguf-split's fixed %d", f.Path, f.Alignment, ggufx.DefaultAlignment)
+	}
+	prog := newJobProgress(f, dec, cand, opt)
+	plan := slices.Clone(dec)
+	if err := planDecisions(f, plan, cand, opt.Workers, prog); err != nil {
+		return nil, err
+	}
+	if afterPlan != nil {
+		afterPlan(plan)
+	}
+	if !rep.summarize(plan, opt.Force) {
+		return rep, nil
+	}
+	h, err := fitHeader(headerFor(f, plan, cand, false, tails), reserved)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Path, err)
+	}
+	starts, err := shardStarts(h.Tensors, opt.Split)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opt.Output, err)
+	}
+	headers := shardHeaders(h, starts)
+	prefix := strings.TrimSuffix(opt.Output, ".gguf")
+	outs := make([]*atomicfile.File, 0, len(starts))
+	defer func() {
+		for _, o := range outs {
+			o.Abort() // nothing once committed
+		}
+	}()
+	o := &dataOut{first: starts, align: ggufx.DefaultAlignment, want: h.Tensors, cur: -1}
+	for s := range starts {
+		start, err := ggufx.HeaderSize(headers[s])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", opt.Output, err)
+		}
+		out, err := atomicfile.Create(ShardPath(prefix, s, len(starts)), inputPerm(rep.Input))
+		if err != nil {
+			return nil, err
+		}
+		outs = append(outs, out)
+		o.files, o.start = append(o.files, out.File), append(o.start, start)
+	}
+
+	prog.phase("repack")
+	spans, err := writeData(f, dec, cand, o, opt, prog)
+	if err != nil {
+		return nil, err
+	}
+	// The headers of what was written: the same as planned, as every
+	// tensor was checked against the plan; WriteHeaderAt checks the layout.
+	if h, err = fitHeader(headerFor(f, dec, cand, false, tails), reserved); err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Path, err)
+	}
+	headers = shardHeaders(h, starts)
+	for s, out := range outs {
+		if err := ggufx.WriteHeaderAt(out, headers[s], o.start[s], spans[s]); err != nil {
+			return nil, fmt.Errorf("%s: %w", out.Target(), err)
+		}
+	}
+	prog.phase("flush")
+	if err := syncAndCheck(outs, headers, o.start, spans); err != nil {
+		return nil, err
+	}
+	if err := atomicfile.CommitAll(outs...); err != nil {
+		return nil, err
+	}
+	rep.Tensors = dec
+	for s, out := range outs {
+		rep.Shards = append(rep.Shards, out.Target())
+		rep.OutputBytes += dataEnd(o.start[s], spans[s])
+	}
+	rep.Output = rep.Shards[0]
+	prog.done()
+	return rep, nil
+}
+
+// syncAndCheck writes the shards out to disk while reading back their
+// headers (checkWritten); both must finish before the set is committed.
+func syncAndCheck(outs []*atomicfile.File, headers []ggufx.Header, start []uint64, spans [][]ggufx.Span) error {
+	checked := make(chan error, 1)
+	go func() {
+		for s, out := range outs {
+			if err := checkWritten(out.ReadPath(), headers[s], spans[s], dataEnd(start[s], spans[s])); err != nil {
+				checked <- fmt.Errorf("%s: the written shard did not read back intact: %w", out.Target(), err)
+				return
+			}
+		}
+		checked <- nil
+	}()
+	var syncErr error
+	for _, out := range outs {
+		if err := out.Sync(); err != nil && syncErr == nil {
+			syncErr = fmt.Errorf("%s: %w", out.Target(), err)
+		}
+	}
+	if checkErr := <-checked; checkErr != nil {
+		return checkErr
+	}
+	return syncErr
+}
+
+// dataEnd is the size of a file whose data section starts at start and
+// holds spans.
+func dataEnd(start uint64, spans []ggufx.Span) int64 {
+	if len(spans) == 0 {
+		return int64(start)
+	}
+	last := spans[len(spans)-1]
+	return int64(start + pad(last.Offset+last.Size, ggufx.DefaultAlignment))
+}
+
+// shardStarts cuts the output tensors ts into shards exactly as
+// llama-gguf-split's split_strategy does, and returns the index of each
+// shard's first tensor: a new shard every MaxTensors tensors, or before a
+// tensor that would take a shard's data (padded tensor sizes only) past
+// MaxBytes. A model without tensors is one shard.
+func shardStarts(ts []ggufx.TensorInfo, opt SplitOptions) ([]int, error) {
+	starts := []int{0}
+	var size int64
+	for i, t := range ts {
+		n, err := ggufx.TensorBytes(t.Type, t.Dims)
+		if err != nil {
+			return nil, err
+		}
+		nb := int64(pad(n, ggufx.DefaultAlignment))
+		var cut bool
+		if opt.MaxTensors > 0 {
+			cut = i > 0 && i%opt.MaxTensors == 0
+		} else {
+			cut = size+nb > opt.MaxBytes
+		}
+		if !cut {
+			size += nb
+			continue
+		}
+		if i == 0 {
+			return nil, fmt.Errorf("tensor %q alone is larger than the split size (%d bytes), and llama-gguf-split does not allow an empty first shard", t.Name, opt.MaxBytes)
+		}
+		starts = append(starts, i)
+		size = nb
+	}
+	return starts, nil
+}
+
+// shardHeaders lays h out as shards starting at starts: the first holds
+// every KV of h, each ends with split.no, split.tensors.count and
+// split.count (split.go), in GGUF version 3 with the fixed alignment.
+func shardHeaders(h ggufx.Header, starts []int) []ggufx.Header {
+	n := len(h.Tensors)
+	hs := make([]ggufx.Header, len(starts))
+	for s, first := range starts {
+		end := n
+		if s+1 < len(starts) {
+			end = starts[s+1]
+		}
+		var kvs []ggufx.KV
+		if s == 0 {
+			kvs = append(kvs, h.KVs...)
+		}
+		kvs = append(kvs,
+			ggufx.KVUint16(KeySplitNo, uint16(s)),
+			ggufx.KVInt32(KeySplitTensors, int32(n)),
+			ggufx.KVUint16(KeySplitCount, uint16(len(starts))),
+		)
+		hs[s] = ggufx.Header{Version: 3, Alignment: ggufx.DefaultAlignment, KVs: kvs, Tensors: h.Tensors[first:end]}
+	}
+	return hs
+}
+
+// planDecisions completes the decisions dec of the candidates (but heads,
+// decided from the header) as the data pass will make them, on workers
+// goroutines, reading each tensor once and encoding nothing.
+func planDecisions(f *input, dec []Decision, cand []bool, workers int, prog *jobProgress) error {
+	type result struct {
+		i   int
+		err error
+	}
+	jobs, results, stop := make(chan int), make(chan result), make(chan struct{})
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var b tensorBuf
+			for i := range jobs {
+				results <- result{i, planOne(f, i, &dec[i], &b)}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := range f.Tensors {
+			if !cand[i] || dec[i].head != "" {
+				continue
+			}
+			select {
+			case jobs <- i:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	var done int64
+	var firstErr error
+	for r := range results {
+		if r.err != nil && firstErr == nil {
+			firstErr = r.err
+			close(stop)
+		}
+		done += int64(f.Tensors[r.i].Size)
+		prog.report(min(done, prog.plan))
+	}
+	return firstErr
+}
+
+// planOne decides candidate i (analyzeCandidate); a panic is an
+// InternalError, as in the data pass.
+func planOne(f *input, i int, d *Decision, b *tensorBuf) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &InternalError{File: f.Path, Tensor: f.Tensors[i].Name, Value: r, Stack: debug.Stack()}
+		}
+	}()
+	defer f.release(i)
+	return analyzeCandidate(f, i, d, b)
+}
