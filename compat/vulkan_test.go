@@ -104,7 +104,8 @@ func vulkanText(t *testing.T) string {
 // equal printed PPL and mean KLD 0 (below 1e-6; the saved log-probs are
 // quantized, so identical logits give a KLD of 0 to 6 decimals), at the
 // default batch (prompt processing: TQ2_0's matmul on the decoded TQ2_0
-// blocks) and with 4-token ubatches (token generation: the mat-vec shader).
+// blocks) and with 4-token ubatches (token generation: the mat-vec shader),
+// and with layer 0 left on the CPU. 8 chunks of 128 tokens each.
 func TestVulkanPerplexityParity(t *testing.T) {
 	bin := vulkanBin(t, "llama-perplexity")
 	text := vulkanText(t)
@@ -114,8 +115,12 @@ func TestVulkanPerplexityParity(t *testing.T) {
 			name  string
 			extra []string
 		}{
-			{"default-batch", []string{"-ngl", "99"}},
-			{"ubatch-4", []string{"-ngl", "99", "-b", "128", "-ub", "4"}},
+			{"default-batch", []string{"-ngl", "99", "--chunks", "8"}},
+			{"ubatch-4", []string{"-ngl", "99", "-b", "128", "-ub", "4", "--chunks", "8"}},
+			// layer 0 on the CPU (0002's kernels), the rest on Vulkan; without
+			// --no-op-offload the scheduler would move TQ2_0's CPU-layer
+			// batches to the GPU but not BITCOS's (offload_op refuses it)
+			{"partial-offload", []string{"-ngl", "2", "--no-op-offload", "--chunks", "8"}},
 		} {
 			t.Run(arch+"/"+c.name, func(t *testing.T) {
 				r, err := ppl.Run(ppl.Options{Bin: bin, Base: tq2, Candidate: bitcos, Text: text, Ctx: 128, Threads: 2, Extra: c.extra})
