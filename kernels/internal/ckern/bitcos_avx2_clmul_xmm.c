@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 5e3ec548e1017cc276eb3bd8f82abfddff051b231244f21d2ffbb0d1571c71b4
+// kernels/c sha256: ef00681315a8599867cb1f65e97b1ef0f3cc01a641b3b83a58f8acf5365f4203
 // bitcos_avx2_clmul.c once more with PCLMULQDQ only (two xmm clmuls per
 // register), under other names, so that the tests cover both paths.
 #pragma GCC optimize("fp-contract=off")

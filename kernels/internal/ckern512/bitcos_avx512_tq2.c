@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 5e3ec548e1017cc276eb3bd8f82abfddff051b231244f21d2ffbb0d1571c71b4
+// kernels/c sha256: ef00681315a8599867cb1f65e97b1ef0f3cc01a641b3b83a58f8acf5365f4203
 // Its own translation unit, compiled with -mavx512f -mavx512bw (ckern512.go);
 // BMI2, FMA, F16C and the no-FMA-contraction rule are pragmas (cgo rejects
 // those flags). The kernel's FMA is explicit (_mm256_fmadd_ps).
