@@ -80,6 +80,18 @@ func TestPatchCarriesVulkanShaders(t *testing.T) {
 			t.Errorf("the patch's ggml/src/ggml-vulkan/vulkan-shaders/%s differs from kernels/vulkan/%s: regenerate the patch (patches/README.md)", name, name)
 		}
 	}
+	// and no BITCOS shader the series adds is missing from vulkan/ (a shader
+	// removed here must leave the patch too: regen.sh only copies)
+	const dir = "ggml/src/ggml-vulkan/vulkan-shaders/"
+	for path := range added {
+		name := strings.TrimPrefix(path, dir)
+		if name == path || !strings.Contains(name, "bitcos") {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join("vulkan", name)); err != nil {
+			t.Errorf("the series adds %s, which kernels/vulkan does not have: remove it from the patch", path)
+		}
+	}
 }
 
 // newFiles returns the files a git format-patch file creates.

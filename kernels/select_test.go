@@ -250,10 +250,10 @@ func TestSelectLayout(t *testing.T) {
 		want   string
 		why    string
 	}{
-		{"AVX-512, Intel", kernel(buildAVX512, nil), true, nil, "native", "default: avx512_tq2 on Intel"},
-		{"AVX-512, AMD Zen 5", amd(buildAVX512, 0x1a), true, nil, "tq2_0", "avx512_tq2 on this vendor"},
-		{"AVX-512, other vendor", other, true, nil, "tq2_0", "avx512_tq2 on this vendor"},
-		{"AVX-512, AMD, forced native", amd(buildAVX512, 0x19), true, str("native"), "native", "forced by GGML_BITCOS_LAYOUT"},
+		{"AVX-512, Intel", kernel(buildAVX512, nil), true, nil, "native", "default: avx512_tq2"},
+		{"AVX-512, AMD Zen 5", amd(buildAVX512, 0x1a), true, nil, "native", "default: avx512_tq2"},
+		{"AVX-512, other vendor", other, true, nil, "native", "default: avx512_tq2"},
+		{"AVX-512, AMD, forced tq2_0", amd(buildAVX512, 0x19), true, str("tq2_0"), "tq2_0", "forced by GGML_BITCOS_LAYOUT"},
 		{"AVX2 (clmul)", kernel(buildAVX2, nil), true, nil, "tq2_0", "without AVX-512"},
 		{"AVX2 without clmul", kernel(buildNoClm, nil), true, nil, "tq2_0", "without AVX-512"},
 		{"Zen 2", zen2, true, nil, "tq2_0", "without AVX-512"},

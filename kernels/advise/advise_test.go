@@ -80,16 +80,11 @@ func TestRuleIsTheLoaders(t *testing.T) {
 		}
 	}
 	// on a CPU with AVX-512 (this project's machines), the native build picks
-	// avx512_tq2, and the native layout on Intel only; the AVX2 build
-	// avx2_clmul and tq2_0
+	// avx512_tq2 and the native layout; the AVX2 build avx2_clmul and tq2_0
 	f, _ := Features(BuildNative)
 	if f.Built>>idx["avx512_tq2"]&1 != 0 {
-		want := LayoutTQ2
-		if f.Vendor == vendorIntel {
-			want = LayoutNative
-		}
-		if r := RuleFor(f, "", true); r.Kernel != "avx512_tq2" || r.Layout != want {
-			t.Errorf("native build (vendor %d): %+v, want layout %s", f.Vendor, r, want)
+		if r := RuleFor(f, "", true); r.Kernel != "avx512_tq2" || r.Layout != LayoutNative {
+			t.Errorf("native build (vendor %d): %+v, want layout %s", f.Vendor, r, LayoutNative)
 		}
 	}
 	f, _ = Features(BuildAVX2)

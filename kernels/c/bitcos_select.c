@@ -173,10 +173,7 @@ struct bitcos_layout_choice bitcos_select_layout(const struct bitcos_choice * k,
         BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_NATIVE, "GGML_BITCOS_KERNEL forces a BITCOS kernel");
     }
     if (k->kernel == BITCOS_KERNEL_AVX512_TQ2) {
-        if (k->vendor == BITCOS_VENDOR_INTEL) {
-            BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_NATIVE, "default: avx512_tq2 on Intel decodes as fast as memory delivers, the smaller stream wins");
-        }
-        BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_TQ2_0, "default: avx512_tq2 on this vendor decodes slower than one core reads TQ2_0 (GGML_BITCOS_LAYOUT=native pays on many threads)");
+        BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_NATIVE, "default: avx512_tq2 keeps up with memory and batches run the batched BITCOS kernel");
     }
     switch (k->kernel) {
         case BITCOS_KERNEL_NEON_TQ2:

@@ -59,7 +59,7 @@ struct bitcos_choice {
     const char * name;   // bitcos_kernel_name(kernel)
     const char * why;    // one line for the log (static storage)
     int          forced; // GGML_BITCOS_KERNEL named this kernel (1), or it is the default (0)
-    int          vendor; // enum bitcos_vendor of the CPU it was chosen for (the layout rule reads it)
+    int          vendor; // enum bitcos_vendor of the CPU it was chosen for
 };
 
 // The one "slow pdep" rule: pdep/pext are microcoded on AMD before Zen 3
@@ -108,17 +108,16 @@ struct bitcos_layout_choice {
 //   native   the tensor has a per-tensor f32 scale (even when forced)
 //   forced   GGML_BITCOS_LAYOUT names a layout (an unknown name is ignored)
 //   native   GGML_BITCOS_KERNEL forced a kernel (the user asked to run it)
-//   native   the kernel is avx512_tq2 on an Intel CPU: its decode keeps up
-//            with memory even on one thread, and the smaller stream wins
-//            (docs/BENCHMARKS.md, tg of the 2B shape: Ice Lake 1.00-1.07x
-//            TQ2_0, Sapphire Rapids class 1.47-1.54x)
-//   tq2_0    avx512_tq2 on AMD (Zen 5, EPYC 9xx5: 0.96x TQ2_0 on one
-//            thread, 1.12x on two; one core decodes BITCOS slower than it
-//            reads TQ2_0, so the smaller stream pays only once memory
-//            limits: `GGML_BITCOS_LAYOUT=native` for many threads, and
-//            `gguf-bitcos advise` measures it)
+//   native   the kernel is avx512_tq2. Token generation, 2B shape, against
+//            TQ2_0 (docs/BENCHMARKS.md): Ice Lake 1.00-1.07x, Sapphire
+//            Rapids class 1.47-1.54x, Zen 5 0.95x on one thread and 1.10x on
+//            two; and prompt processing runs the batched kernel
+//            (bitcos_gemm.c, 2.8-3.2x TQ2_0 on Zen 5), which TQ2_0 blocks
+//            would give up: one core on Zen 5 decoding BITCOS slightly
+//            slower than it reads TQ2_0 does not outweigh that
 //   tq2_0    any other kernel: on AVX2 alone BITCOS ran 0.72-0.81x TQ2_0
-//            (Ice Lake) and 0.69x (Zen 5, one thread), NEON needs ~4x
+//            (Ice Lake) and 0.69x (Zen 5, one thread) in token generation,
+//            and the AVX2 batched kernel only ties TQ2_0's; NEON needs ~4x
 //            TQ2_0's instructions per weight (80.5 vs 20.75 per 64), the
 //            scalar kernels more
 // `gguf-bitcos advise` prints this choice beside its measurements (the Go

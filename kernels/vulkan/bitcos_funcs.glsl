@@ -19,6 +19,7 @@ layout (binding = BITCOS_BINDING + 0) readonly buffer BitcosSigns    {uint      
 layout (binding = BITCOS_BINDING + 1) readonly buffer BitcosRows     {int       data_bitcos_rows[];};
 layout (binding = BITCOS_BINDING + 2) readonly buffer BitcosScales16 {float16_t data_bitcos_scales16[];};
 layout (binding = BITCOS_BINDING + 2) readonly buffer BitcosScales32 {float     data_bitcos_scales32[];};
+layout (binding = BITCOS_BINDING + 2) readonly buffer BitcosScalesU {uint16_t  data_bitcos_scales_u16[];}; // the f16 scales' bits
 
 // bit position in the sign stream of the first sign of row grow
 uint bitcos_row_start(const uint grow) {
@@ -40,15 +41,36 @@ float bitcos_scale(const uint grow, const uint blk, const uint nb, const uint fl
 }
 
 #ifdef BITCOS_WG
-// Row decode for dequant (to f16 for the matmul) and GET_ROWS: lanes along
-// the row. Each of the BITCOS_WG invocations takes one 32-weight bitmap word
-// per step; its sign cursor is the row's start plus an exclusive scan of the
-// words' popcounts over the workgroup (shared memory, so any subgroup size
-// works), carried across steps by the step's total.
+// Lanes along a row (the row decode below, bitcos_to_tq2_0.comp): each of the
+// BITCOS_WG invocations takes one 32-bit bitmap word per step; its sign cursor
+// is the row's start plus an exclusive scan of the words' popcounts over the
+// workgroup (shared memory, so any subgroup size works), carried across steps
+// by the step's total.
 shared uint bitcos_scan[2][BITCOS_WG];
 
-// writes the ncols weights of row grow (bitmap words from a_word on) as
-// D_TYPE(d * t), t in {-1, 0, +1} (TQ2_0's dequant step), to data_d[d_offset + j]
+// exclusive scan of c over the workgroup's lanes in order (Hillis-Steele,
+// double-buffered); total = the sum over all lanes. Every lane must call it.
+uint bitcos_wg_scan(const uint c, out uint total) {
+    const uint tid = gl_LocalInvocationID.x;
+    bitcos_scan[0][tid] = c;
+    barrier();
+    uint src = 0;
+    [[unroll]] for (uint off = 1; off < BITCOS_WG; off <<= 1) {
+        const uint v = bitcos_scan[src][tid] + (tid >= off ? bitcos_scan[src][tid - off] : 0u);
+        bitcos_scan[src ^ 1u][tid] = v;
+        barrier();
+        src ^= 1u;
+    }
+    const uint excl = bitcos_scan[src][tid] - c;
+    total = bitcos_scan[src][BITCOS_WG - 1];
+    barrier(); // all have read before the next scan writes bitcos_scan[0]
+    return excl;
+}
+
+#ifdef BITCOS_DECODE_ROW
+// Row decode for GET_ROWS (BITCOS_DECODE_ROW: it needs D_TYPE and data_d): writes the ncols weights of row grow (bitmap words
+// from a_word on) as D_TYPE(d * t), t in {-1, 0, +1} (TQ2_0's dequant step),
+// to data_d[d_offset + j]
 void bitcos_decode_row(const uint grow, const uint a_word, const uint ncols, const uint d_offset, const uint flags) {
     const uint tid = gl_LocalInvocationID.x;
     const uint nwords = ncols / 32u;
@@ -57,21 +79,8 @@ void bitcos_decode_row(const uint grow, const uint a_word, const uint ncols, con
     for (uint w0 = 0; w0 < nwords; w0 += BITCOS_WG) {
         const uint wi = w0 + tid;
         const uint w = wi < nwords ? data_a[a_word + wi] : 0u;
-        const uint c = bitCount(w);
-
-        // inclusive scan (Hillis-Steele), double-buffered
-        bitcos_scan[0][tid] = c;
-        barrier();
-        uint src = 0;
-        [[unroll]] for (uint off = 1; off < BITCOS_WG; off <<= 1) {
-            const uint v = bitcos_scan[src][tid] + (tid >= off ? bitcos_scan[src][tid - off] : 0u);
-            bitcos_scan[src ^ 1u][tid] = v;
-            barrier();
-            src ^= 1u;
-        }
-        const uint excl = bitcos_scan[src][tid] - c;
-        const uint total = bitcos_scan[src][BITCOS_WG - 1];
-        barrier(); // all have read before the next step writes bitcos_scan[0]
+        uint total;
+        const uint excl = bitcos_wg_scan(bitCount(w), total);
 
         if (wi < nwords) {
             uint win = bitcos_window(cursor + excl);
@@ -86,4 +95,5 @@ void bitcos_decode_row(const uint grow, const uint a_word, const uint ncols, con
         cursor += total;
     }
 }
+#endif
 #endif

@@ -16,6 +16,7 @@
 layout(local_size_x = BITCOS_WG, local_size_y = 1, local_size_z = 1) in;
 
 #define BITCOS_BINDING 3
+#define BITCOS_DECODE_ROW
 #include "bitcos_funcs.glsl"
 
 void main() {

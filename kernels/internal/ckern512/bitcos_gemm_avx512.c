@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: b03951798ba8d6f7e71e5f9952b3ba3d7f73bafde5745fd0a884ee3e432a05fd
+// kernels/c sha256: af038f51cf5a28630afe4f1e32733d4f5b564517cd926c635cde53a5cab6a52a
 // bitcos_gemm.c with AVX-512 F+BW (-mavx512f -mavx512bw, ckern512.go) and
 // without VNNI (its vpmaddubsw path), under other names.
 #pragma GCC optimize("fp-contract=off")
