@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-	"unsafe"
 )
 
 // TestGemmStaysInBounds: the batched kernel's panel decode reads up to 8
@@ -19,18 +18,10 @@ func TestGemmStaysInBounds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	for _, k := range []int{256, 2560} {
 		m := makeRows(t, rng, k, len(testZs), testZs, false)
-		y0 := randomActivations(rng, k, true)
-		yb := guarded(t, len(y0)*int(unsafe.Sizeof(y0[0])))
-		y := unsafe.Slice((*BlockQ8K)(unsafe.Pointer(&yb[0])), len(y0))
-		copy(y, y0)
+		y := guardedColumn(t, randomActivations(rng, k, true))
 		for r := range m.rows {
-			nsign := int(m.off[r+1] - m.off[r])
-			bm := guarded(t, k/8)
-			copy(bm, m.rowBitmap(r))
-			sg := guarded(t, nsign+8) // the row's signs, then the 8-byte tail
-			copy(sg, m.signs[m.off[r]:m.off[r+1]])
-			one := &testRows{k: k, rows: 1, bitmap: bm, signs: sg, off: []uint32{0, uint32(nsign)}, d16: m.rowScales(r)}
-			want := VecDotQ8KTQ2Order(bm, sg, one.d16, 0, y)
+			one := guardedRow(t, m, r)
+			want := VecDotQ8KTQ2Order(one.bitmap, one.signs, one.d16, 0, y)
 			for _, b := range gemmBuilds() {
 				if b.why != "" {
 					continue

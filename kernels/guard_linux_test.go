@@ -27,6 +27,27 @@ func guarded(t *testing.T, n int) []byte {
 	return mem[(np-1)*pg-n : (np-1)*pg]
 }
 
+// guardedColumn copies y0 to activations that end at an inaccessible page.
+func guardedColumn(t *testing.T, y0 []BlockQ8K) []BlockQ8K {
+	t.Helper()
+	yb := guarded(t, len(y0)*int(unsafe.Sizeof(y0[0])))
+	y := unsafe.Slice((*BlockQ8K)(unsafe.Pointer(&yb[0])), len(y0))
+	copy(y, y0)
+	return y
+}
+
+// guardedRow copies row r of m to a one-row set whose bitmap, and whose
+// signs followed by the 8-byte tail, each end at an inaccessible page.
+func guardedRow(t *testing.T, m *testRows, r int) *testRows {
+	t.Helper()
+	nsign := int(m.off[r+1] - m.off[r])
+	bm := guarded(t, m.k/8)
+	copy(bm, m.rowBitmap(r))
+	sg := guarded(t, nsign+8)
+	copy(sg, m.signs[m.off[r]:m.off[r+1]])
+	return &testRows{k: m.k, rows: 1, bitmap: bm, signs: sg, off: []uint32{0, uint32(nsign)}, d16: m.rowScales(r)}
+}
+
 // The contract lets a kernel read up to 8 bytes past a row's last sign byte
 // and nothing past its bitmap or its activations: each row is copied to
 // buffers that end at an inaccessible page (a bad read kills the test).
@@ -35,18 +56,10 @@ func TestCKernelsStayInBounds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, k := range []int{256, 2560} {
 		m := makeRows(t, rng, k, len(testZs), testZs, false)
-		y0 := randomActivations(rng, k, false)
-		yb := guarded(t, len(y0)*int(unsafe.Sizeof(y0[0])))
-		y := unsafe.Slice((*BlockQ8K)(unsafe.Pointer(&yb[0])), len(y0))
-		copy(y, y0)
+		y := guardedColumn(t, randomActivations(rng, k, false))
 		for r := range m.rows {
-			nsign := int(m.off[r+1] - m.off[r])
-			bm := guarded(t, k/8)
-			copy(bm, m.rowBitmap(r))
-			sg := guarded(t, nsign+8) // the row's signs, then the 8-byte tail
-			copy(sg, m.signs[m.off[r]:m.off[r+1]])
-			one := &testRows{k: k, rows: 1, bitmap: bm, signs: sg, off: []uint32{0, uint32(nsign)}, d16: m.rowScales(r)}
-			want := VecDotQ8K(bm, sg, one.d16, 0, y)
+			one := guardedRow(t, m, r)
+			want := VecDotQ8K(one.bitmap, one.signs, one.d16, 0, y)
 			for _, v := range cVariants() {
 				if v.why != "" {
 					continue
