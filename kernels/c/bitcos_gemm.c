@@ -89,6 +89,16 @@ static void bitcos_gemm_panel_scales(int nb, uint8_t * panel, int nr, const uint
 
 #if BITCOS_GEMM_PATH
 
+// A panel row past nr (padding): code 1 (t = 0) in every chunk of every block;
+// out is the row's half of its row pair in block 0.
+BITCOS_INLINE void bitcos_gemm_pad_row(uint8_t * out, int nb) {
+    for (int b = 0; b < nb; ++b) {
+        for (int k = 0; k < 8; ++k) {
+            _mm256_storeu_si256((__m256i *) (out + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + 64*k), _mm256_set1_epi8(1));
+        }
+    }
+}
+
 // The 32 codes of bitmap bytes bm[0..3] without pdep (bitcos_nopdep.c's
 // deposit, for CPUs where pdep is microcoded): the 128-bit lane of bytes
 // bm[2h], bm[2h+1] holds its first 16 signs as bytes in sign order (sv:
@@ -125,11 +135,7 @@ void bitcos_gemm_panel_nopdep(int n, void * vpanel, int nr, const uint8_t * cons
         // row i's half of its row pair's chunks
         uint8_t * out = panel + 512*(i/2) + 32*(i%2);
         if (i >= nr) {
-            for (int b = 0; b < nb; ++b) {
-                for (int k = 0; k < 8; ++k) {
-                    _mm256_storeu_si256((__m256i *) (out + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + 64*k), _mm256_set1_epi8(1));
-                }
-            }
+            bitcos_gemm_pad_row(out, nb);
             continue;
         }
         const uint8_t * bm = bitmap[i];
@@ -168,11 +174,7 @@ void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bit
         // row i's half of its row pair's chunks
         uint8_t * out = panel + 512*(i/2) + 32*(i%2);
         if (i >= nr) {
-            for (int b = 0; b < nb; ++b) {
-                for (int k = 0; k < 8; ++k) {
-                    _mm256_storeu_si256((__m256i *) (out + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + 64*k), _mm256_set1_epi8(1));
-                }
-            }
+            bitcos_gemm_pad_row(out, nb);
             continue;
         }
         const uint8_t * bm = bitmap[i];

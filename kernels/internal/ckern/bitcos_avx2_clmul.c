@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: af038f51cf5a28630afe4f1e32733d4f5b564517cd926c635cde53a5cab6a52a
+// kernels/c sha256: 6824e2bb6b49dac7ec166dcc7582306483925deb411c3eb2c7f46512fa0a188a
 // bitcos_avx2_clmul.c with VPCLMULQDQ (the squaring on both 128-bit lanes at
 // once), as llama.cpp builds it with -march=native on Ice Lake or Zen 3.
 #pragma GCC optimize("fp-contract=off")
