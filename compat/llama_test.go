@@ -22,9 +22,16 @@ import (
 // patches/ applied ($GGUF_BITCOS_LLAMA_BIN, e.g. build/bin). Tests that need
 // it skip without it: CI does not build llama.cpp.
 func llamaBin(t *testing.T, tool string) string {
-	dir := os.Getenv("GGUF_BITCOS_LLAMA_BIN")
+	return toolIn(t, "GGUF_BITCOS_LLAMA_BIN", "a patched llama.cpp build's bin folder", tool)
+}
+
+// toolIn is tool in the folder named by the environment variable env (what
+// says what that folder is); the test skips when it is unset or lacks tool.
+func toolIn(t *testing.T, env, what, tool string) string {
+	t.Helper()
+	dir := os.Getenv(env)
 	if dir == "" {
-		t.Skip("GGUF_BITCOS_LLAMA_BIN is not set (a patched llama.cpp build's bin folder)")
+		t.Skipf("%s is not set (%s)", env, what)
 	}
 	p := filepath.Join(dir, tool)
 	if _, err := os.Stat(p); err != nil {

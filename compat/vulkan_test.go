@@ -22,20 +22,13 @@ import (
 // asked for it by index). Tests that need it skip without it or without a
 // Vulkan0 device: CI builds no llama.cpp and has no Vulkan driver.
 func vulkanBin(t *testing.T, tool string) string {
-	dir := os.Getenv("GGUF_BITCOS_VULKAN_BIN")
-	if dir == "" {
-		t.Skip("GGUF_BITCOS_VULKAN_BIN is not set (the bin folder of a patched llama.cpp built with -DGGML_VULKAN=ON)")
-	}
-	p := filepath.Join(dir, tool)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s: %v", p, err)
-	}
+	p := toolIn(t, "GGUF_BITCOS_VULKAN_BIN", "the bin folder of a patched llama.cpp built with -DGGML_VULKAN=ON", tool)
 	dev := os.Getenv("GGUF_BITCOS_VULKAN_DEVICE")
 	if dev == "" {
 		dev = "0"
 	}
 	t.Setenv("GGML_VK_VISIBLE_DEVICES", dev) // for every command the test runs
-	out, _ := exec.Command(filepath.Join(dir, "llama-completion"), "--list-devices").CombinedOutput()
+	out, _ := exec.Command(filepath.Join(filepath.Dir(p), "llama-completion"), "--list-devices").CombinedOutput()
 	if !bytes.Contains(out, []byte("Vulkan0")) {
 		t.Skipf("no Vulkan0 device with GGML_VK_VISIBLE_DEVICES=%s (llama-completion --list-devices):\n%s", dev, tailString(string(out), 1000))
 	}
