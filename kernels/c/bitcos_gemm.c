@@ -383,126 +383,136 @@ void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bit
 }
 #endif
 
-// Row pair p (rows 2p, 2p+1) x nc columns (1..4): o[j][h] = row 2p+h times
-// column j. 8 integer accumulators, two code vectors and a column chunk fit
-// in the 16 ymm registers; the 8 float accumulators, touched once per
-// block, may live in memory.
-BITCOS_INLINE void bitcos_gemm_tile256(int b0, int b1, const uint8_t * panel, int p, const bitcos_block_q8_K * const * y,
-                                       const int nc, __m256 * accm) {
-    __m256 acc[2][4];
-    #pragma GCC unroll 4
-    for (int h = 0; h < 2; ++h) {
-        #pragma GCC unroll 4
-        for (int j = 0; j < nc; ++j) {
-            acc[h][j] = accm[4*h + j];
-        }
-    }
+// AVX2 tiles: the panel's 4 rows (2 when nr <= 2) x up to 3 columns. Per
+// 32-element chunk a tile loads its rows' code vectors, then each column's
+// chunk once, pinned in a register (BITCOS_GEMM_PIN: GCC otherwise folds it
+// into every vpmaddubsw as a memory operand, i.e. loads it once per row),
+// and issues one vpmaddubsw + vpaddw (AVX-VNNI: one vpdpbusd) per (row,
+// column). 12 integer accumulators + 4 code vectors + the column chunk use
+// the 16 ymm registers; the float accumulators live in memory (acc), one
+// load and store per block.
+//
+// Why this shape (measured on AMD Zen 5, kernels/README.md has the figures):
+// vpmaddubsw, vpmaddwd, vpdpbusd, vmulps and vfmadd231ps share two pipes,
+// vpaddw and vcvtdq2ps the other two (and the first two when free), so a
+// tile's cost is its vector ALU instructions: per (row, column, block) 8
+// vpmaddubsw + 8 vpaddw/vpsubw and the float step (vpmaddwd, vcvtdq2ps,
+// vmulps, vfmadd231ps), 20 in all, against TQ2_0's 35 (its weight shifts
+// and ands are redone for every column). The 2 x 4 tiles before read each
+// column chunk twice as a memory operand, and half the Q8_K chunks cross a
+// cache line (292-byte blocks): loads, not arithmetic, bounded them.
+#define BITCOS_GEMM_TC256 3
+
+// rows r0..r0+nrt-1 (nrt = 2 or 4) of the panel x nc columns (1..3), blocks
+// b0..b1-1; acc[j][i] is the float accumulator of column j and panel row i,
+// carried through the blocks in order (a K-slab changes nothing in the
+// float order).
+BITCOS_INLINE void bitcos_gemm_tile256(int b0, int b1, const uint8_t * panel, const int r0, const int nrt,
+                                       const bitcos_block_q8_K * const * y, const int nc, __m256 (*acc)[BITCOS_GEMM_ROWS]) {
     for (int b = b0; b < b1; ++b) {
-        __m256i a[2][4];
-#if defined(__AVXVNNI__)
+        // opaque per block, so that GCC does not promote the 12 float
+        // accumulators to registers across blocks (and then spill them
+        // around the integer part; seen with GCC 12 -O3)
+        __m256 (*accb)[BITCOS_GEMM_ROWS] = acc;
+        __asm__ ("" : "+r"(accb));
+        __m256i a[BITCOS_GEMM_ROWS][BITCOS_GEMM_TC256];
         #pragma GCC unroll 4
         for (int j = 0; j < nc; ++j) {
+#if defined(__AVXVNNI__)
+            // int32 lanes start at minus the column's bsums pairs
             const __m256i nbs = _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *) y[j][b].bsums), _mm256_set1_epi16(-1));
-            a[0][j] = nbs;
-            a[1][j] = nbs;
-        }
 #else
-        // 16-bit lanes start at minus the column's bsums: lanes 2m and 2m+1
-        // are the pair vpmaddwd adds into int32 lane m (|lane| <= 16*127 +
-        // 8 chunks * 2 * 2*127 = 6096: no overflow)
-        #pragma GCC unroll 4
-        for (int j = 0; j < nc; ++j) {
-            const __m256i nbs16 = _mm256_sub_epi16(_mm256_setzero_si256(), _mm256_loadu_si256((const __m256i *) y[j][b].bsums));
-            a[0][j] = nbs16;
-            a[1][j] = nbs16;
-        }
+            // 16-bit lanes start at minus the column's bsums: lanes 2m and
+            // 2m+1 are the pair vpmaddwd adds into int32 lane m (|lane| <=
+            // 16*128 + 8 chunks * 2 * 2*128 = 6144 for any int8 activations,
+            // and no vpmaddubsw pair saturates: codes are at most 2)
+            const __m256i nbs = _mm256_sub_epi16(_mm256_setzero_si256(), _mm256_loadu_si256((const __m256i *) y[j][b].bsums));
 #endif
-#pragma GCC unroll 8
-        for (int k = 0; k < 8; ++k) {
-            const uint8_t * cp = BITCOS_GEMM_CODES(panel, b, p, k);
-            const __m256i c0 = _mm256_loadu_si256((const __m256i *) cp);
-            const __m256i c1 = _mm256_loadu_si256((const __m256i *) (cp + 32));
             #pragma GCC unroll 4
-            for (int j = 0; j < nc; ++j) {
-                const __m256i q = _mm256_loadu_si256((const __m256i *) (y[j][b].qs + 32*k));
-#if defined(__AVXVNNI__)
-                a[0][j] = _mm256_dpbusd_avx_epi32(a[0][j], c0, q);
-                a[1][j] = _mm256_dpbusd_avx_epi32(a[1][j], c1, q);
-#else
-                a[0][j] = _mm256_add_epi16(a[0][j], _mm256_maddubs_epi16(c0, q));
-                a[1][j] = _mm256_add_epi16(a[1][j], _mm256_maddubs_epi16(c1, q));
-                BITCOS_GEMM_PIN(a[0][j]);
-                BITCOS_GEMM_PIN(a[1][j]);
-#endif
+            for (int r = 0; r < nrt; ++r) {
+                a[r][j] = nbs;
             }
         }
-        const float * sc = BITCOS_GEMM_SCALES(panel, b, p);
+#pragma GCC unroll 8
+        for (int k = 0; k < 8; ++k) {
+            __m256i c[BITCOS_GEMM_ROWS];
+            #pragma GCC unroll 4
+            for (int r = 0; r < nrt; ++r) {
+                c[r] = _mm256_loadu_si256((const __m256i *) (BITCOS_GEMM_CODES(panel, b, (r0 + r)/2, k) + 32*((r0 + r)%2)));
+            }
+            #pragma GCC unroll 4
+            for (int j = 0; j < nc; ++j) {
+                __m256i q = _mm256_loadu_si256((const __m256i *) (y[j][b].qs + 32*k));
+                BITCOS_GEMM_PIN(q);
+                #pragma GCC unroll 4
+                for (int r = 0; r < nrt; ++r) {
+#if defined(__AVXVNNI__)
+                    a[r][j] = _mm256_dpbusd_avx_epi32(a[r][j], c[r], q);
+#else
+                    a[r][j] = _mm256_add_epi16(a[r][j], _mm256_maddubs_epi16(c[r], q));
+#endif
+                    BITCOS_GEMM_PIN(a[r][j]);
+                }
+            }
+        }
         #pragma GCC unroll 4
         for (int j = 0; j < nc; ++j) {
             const __m256 yd = _mm256_set1_ps(y[j][b].d);
             #pragma GCC unroll 4
-            for (int h = 0; h < 2; ++h) {
+            for (int r = 0; r < nrt; ++r) {
 #if defined(__AVXVNNI__)
-                const __m256i L = a[h][j];
+                const __m256i L = a[r][j];
 #else
-                const __m256i L = _mm256_madd_epi16(a[h][j], _mm256_set1_epi16(1));
+                const __m256i L = _mm256_madd_epi16(a[r][j], _mm256_set1_epi16(1));
 #endif
-                const __m256 d = _mm256_mul_ps(_mm256_loadu_ps(sc + 8*h), yd);
-                acc[h][j] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(L), d, acc[h][j]);
+                const __m256 d = _mm256_mul_ps(_mm256_loadu_ps(BITCOS_GEMM_SCALES(panel, b, (r0 + r)/2) + 8*((r0 + r)%2)), yd);
+                accb[j][r0 + r] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(L), d, accb[j][r0 + r]);
             }
-        }
-    }
-    #pragma GCC unroll 4
-    for (int h = 0; h < 2; ++h) {
-        #pragma GCC unroll 4
-        for (int j = 0; j < nc; ++j) {
-            accm[4*h + j] = acc[h][j];
         }
     }
 }
 
-#define BITCOS_GEMM_TILE_FN(nc) \
-    static void bitcos_gemm_tile_##nc(int b0, int b1, const uint8_t * panel, int p, const bitcos_block_q8_K * const * y, __m256 * accm) { \
-        bitcos_gemm_tile256(b0, b1, panel, p, y, nc, accm); \
+typedef void (*bitcos_gemm_tile_t)(int b0, int b1, const uint8_t * panel, const bitcos_block_q8_K * const * y,
+                                   __m256 (*acc)[BITCOS_GEMM_ROWS]);
+
+#define BITCOS_GEMM_TILE_FN(nrt, nc) \
+    static void bitcos_gemm_tile_##nrt##_##nc(int b0, int b1, const uint8_t * panel, const bitcos_block_q8_K * const * y, \
+                                              __m256 (*acc)[BITCOS_GEMM_ROWS]) { \
+        bitcos_gemm_tile256(b0, b1, panel, 0, nrt, y, nc, acc); \
     }
-BITCOS_GEMM_TILE_FN(1) BITCOS_GEMM_TILE_FN(2) BITCOS_GEMM_TILE_FN(3) BITCOS_GEMM_TILE_FN(4)
+BITCOS_GEMM_TILE_FN(2, 1) BITCOS_GEMM_TILE_FN(2, 2) BITCOS_GEMM_TILE_FN(2, 3)
+BITCOS_GEMM_TILE_FN(4, 1) BITCOS_GEMM_TILE_FN(4, 2) BITCOS_GEMM_TILE_FN(4, 3)
 #undef BITCOS_GEMM_TILE_FN
 
-typedef void (*bitcos_gemm_tile_t)(int b0, int b1, const uint8_t * panel, int p, const bitcos_block_q8_K * const * y, __m256 * accm);
-
 void bitcos_gemm_q8_K(int n, int nr, int nc, const void * panel, const void * const * y, float * const * s) {
-    static const bitcos_gemm_tile_t tiles[4] = { bitcos_gemm_tile_1, bitcos_gemm_tile_2, bitcos_gemm_tile_3, bitcos_gemm_tile_4 };
+    // [nrt/2 - 1][ncj - 1]: a panel of 1-2 rows multiplies only its first
+    // row pair, one of 3-4 rows both (a padding row costs as a real one)
+    static const bitcos_gemm_tile_t tiles[2][BITCOS_GEMM_TC256] = {
+        { bitcos_gemm_tile_2_1, bitcos_gemm_tile_2_2, bitcos_gemm_tile_2_3 },
+        { bitcos_gemm_tile_4_1, bitcos_gemm_tile_4_2, bitcos_gemm_tile_4_3 },
+    };
     const int nb = n / BITCOS_QK_K;
     const int np = (nr + 1) / 2;
     for (int g0 = 0; g0 < nc; g0 += BITCOS_GEMM_GROUP) {
         const int ng = nc - g0 < BITCOS_GEMM_GROUP ? nc - g0 : BITCOS_GEMM_GROUP;
-        const int nt = (ng + BITCOS_GEMM_COLS - 1) / BITCOS_GEMM_COLS;
-        __m256 acc[BITCOS_GEMM_GROUP / BITCOS_GEMM_COLS][2][8]; // [tile][row pair][4*h + j]
-        const bitcos_block_q8_K * yy[BITCOS_GEMM_GROUP / BITCOS_GEMM_COLS][4];
-        for (int t = 0; t < nt; ++t) {
-            for (int j = 0; j < 4 && 4*t + j < ng; ++j) {
-                yy[t][j] = (const bitcos_block_q8_K *) y[g0 + 4*t + j];
-            }
-            for (int p = 0; p < np; ++p) {
-                for (int a = 0; a < 8; ++a) {
-                    acc[t][p][a] = _mm256_setzero_ps();
-                }
+        __m256 acc[BITCOS_GEMM_GROUP][BITCOS_GEMM_ROWS]; // [column][panel row]
+        const bitcos_block_q8_K * yy[BITCOS_GEMM_GROUP];
+        for (int j = 0; j < ng; ++j) {
+            yy[j] = (const bitcos_block_q8_K *) y[g0 + j];
+            for (int i = 0; i < BITCOS_GEMM_ROWS; ++i) {
+                acc[j][i] = _mm256_setzero_ps();
             }
         }
         for (int b0 = 0; b0 < nb; b0 += BITCOS_GEMM_SLAB) {
             const int b1 = nb - b0 < BITCOS_GEMM_SLAB ? nb : b0 + BITCOS_GEMM_SLAB;
-            for (int p = 0; p < np; ++p) {
-                for (int t = 0; t < nt; ++t) {
-                    const int ncj = ng - 4*t < 4 ? ng - 4*t : 4;
-                    tiles[ncj - 1](b0, b1, (const uint8_t *) panel, p, yy[t], acc[t][p]);
-                }
+            for (int j0 = 0; j0 < ng; j0 += BITCOS_GEMM_TC256) {
+                const int ncj = ng - j0 < BITCOS_GEMM_TC256 ? ng - j0 : BITCOS_GEMM_TC256;
+                tiles[np - 1][ncj - 1](b0, b1, (const uint8_t *) panel, yy + j0, acc + j0);
             }
         }
-        for (int t = 0; t < nt; ++t) {
-            for (int j = 0; j < 4 && 4*t + j < ng; ++j) {
-                for (int i = 0; i < nr; ++i) {
-                    s[g0 + 4*t + j][i] = bitcos_tq2_hsum(acc[t][i/2][4*(i%2) + j]);
-                }
+        for (int j = 0; j < ng; ++j) {
+            for (int i = 0; i < nr; ++i) {
+                s[g0 + j][i] = bitcos_tq2_hsum(acc[j][i]);
             }
         }
     }
