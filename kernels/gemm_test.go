@@ -109,9 +109,9 @@ func wantPanels(m *testRows, prows int) []byte {
 // partial panels (the AVX2 path's 2-row and 4-row tiles), 1..17 and 70
 // columns (tails of 1, 2 and 3 past the AVX-512 path's 4-column tiles, of 1
 // and 2 past the AVX2 path's 3-column tiles; two column groups), rows of
-// every zero density (all-zero
-// and dense rows too), fp16 scales with zeros and subnormals and per-tensor
-// f32 scales, quantized and raw activations (all-zero blocks, -127..127).
+// every zero density (all-zero and dense rows too), fp16 scales with zeros
+// and subnormals and per-tensor f32 scales, quantized and raw activations
+// (all-zero blocks, -127..127).
 func TestGemmMatchesTQ2Order(t *testing.T) {
 	needCgo(t)
 	builds := gemmBuilds()
