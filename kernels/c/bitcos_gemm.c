@@ -394,13 +394,13 @@ void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bit
 //
 // Why this shape (measured on AMD Zen 5, kernels/README.md has the figures):
 // vpmaddubsw, vpmaddwd, vpdpbusd, vmulps and vfmadd231ps share two pipes,
-// vpaddw and vcvtdq2ps the other two (and the first two when free), so a
+// vpaddw runs on all four, vcvtdq2ps and shifts on the other two, so a
 // tile's cost is its vector ALU instructions: per (row, column, block) 8
 // vpmaddubsw + 8 vpaddw/vpsubw and the float step (vpmaddwd, vcvtdq2ps,
-// vmulps, vfmadd231ps), 20 in all, against TQ2_0's 35 (its weight shifts
+// vmulps, vfmadd231ps), 20 in all, against TQ2_0's ~35 (its weight shifts
 // and ands are redone for every column). The 2 x 4 tiles before read each
-// column chunk twice as a memory operand, and half the Q8_K chunks cross a
-// cache line (292-byte blocks): loads, not arithmetic, bounded them.
+// column chunk twice as a memory operand, and nearly half the Q8_K chunks
+// cross a cache line (292-byte blocks): loads, not arithmetic, bounded them.
 #define BITCOS_GEMM_TC256 3
 
 // rows r0..r0+nrt-1 (nrt = 2 or 4) of the panel x nc columns (1..3), blocks

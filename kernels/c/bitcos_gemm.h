@@ -1,6 +1,7 @@
 // Batched BITCOS x Q8_K (prompt processing): a panel of BITCOS_GEMM_ROWS
 // rows decoded once into TQ2_0 code bytes c = t + 1, then multiplied with
-// the activation columns BITCOS_GEMM_COLS at a time, in the float order of
+// the activation columns a few at a time (a tile: BITCOS_GEMM_COLS in the
+// AVX-512 path, 3 in the AVX2 path), in the float order of
 // ggml's x86 TQ2_0 kernel (bitcos_tq2fast.h says it): every output is
 // bit-identical to bitcos_vec_dot_q8_K_tq2order (kernels.VecDotQ8KTQ2Order)
 // for the same row and column, whatever the path and the tile.
@@ -24,7 +25,8 @@
 //     AVX512-VNNI, else vpmaddubsw + vpaddw into 16-bit lanes; 4x4 tiles.
 //   AVX2 (+FMA; BMI2 for the pdep decode): codes by byte spreads
 //     (bitcos_tq2_step.h); vpdpbusd ymm with AVX-VNNI, else vpmaddubsw +
-//     vpaddw; 2x4 tiles.
+//     vpaddw; tiles of the panel's 4 rows (2 for panels of 1-2 rows) x 3
+//     columns, each column chunk loaded once for the 4 rows.
 //   scalar: any CPU, the same integers and float steps.
 
 #pragma once
@@ -37,7 +39,7 @@ extern "C" {
 #endif
 
 #define BITCOS_GEMM_ROWS 4
-#define BITCOS_GEMM_COLS 4
+#define BITCOS_GEMM_COLS 4 // the AVX-512 tile's columns
 #define BITCOS_GEMM_BLOCK_BYTES 1152
 // bytes of a panel of rows of n weights (n a multiple of 256)
 #define BITCOS_GEMM_PANEL_SIZE(n) ((size_t) (n) / 256 * BITCOS_GEMM_BLOCK_BYTES)

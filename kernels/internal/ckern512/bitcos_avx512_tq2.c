@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 0ac6d7c0d7bb2d5b5ae299e86829981c7d072aff3d82694cc6777be4f41b8cde
+// kernels/c sha256: c955f8c66dc929252020e322ca9e2eca6cca8b630d9f4a2e5f26878d9ddada4f
 // Its own translation unit, compiled with -mavx512f -mavx512bw (ckern512.go);
 // BMI2, FMA, F16C and the no-FMA-contraction rule are pragmas (cgo rejects
 // those flags). The kernel's FMA is explicit (_mm256_fmadd_ps).

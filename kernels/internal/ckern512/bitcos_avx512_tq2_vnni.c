@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 0ac6d7c0d7bb2d5b5ae299e86829981c7d072aff3d82694cc6777be4f41b8cde
+// kernels/c sha256: c955f8c66dc929252020e322ca9e2eca6cca8b630d9f4a2e5f26878d9ddada4f
 // bitcos_avx512_tq2.c once more, with AVX512-VNNI (its vpdpbusd path), as
 // its own translation unit under other names, so that the tests cover both
 // paths of the kernel on a CPU that has VNNI.

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 0ac6d7c0d7bb2d5b5ae299e86829981c7d072aff3d82694cc6777be4f41b8cde
+// kernels/c sha256: c955f8c66dc929252020e322ca9e2eca6cca8b630d9f4a2e5f26878d9ddada4f
 #include "../../c/bitcos.h"
 #include "../../c/bitcos_tq2fast.h"
 #include <stddef.h>
