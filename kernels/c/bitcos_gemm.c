@@ -36,9 +36,11 @@
 #endif
 
 // BITCOS_GEMM_PIN(v): the compiler must treat the vector v as unknown. The
-// 16-bit accumulators of the vpmaddubsw paths are pinned after every chunk:
-// GCC otherwise reassociates the (associative) integer adds into a tree over
-// all 8 chunks and spills most of the 64 products (seen with GCC 12 -O3).
+// 16-bit accumulators of the vpmaddubsw paths (and the AVX-VNNI ones) are
+// pinned after every chunk: GCC otherwise reassociates the (associative)
+// integer adds into a tree over all 8 chunks and spills most of the 64
+// products (seen with GCC 12 -O3; unpinned, the AVX2 tile took 1.5x the
+// time). The AVX2 tiles pin each column chunk too (why: at the tiles).
 #if defined(__GNUC__) && BITCOS_GEMM_PATH == 512
 #define BITCOS_GEMM_PIN(v) __asm__ ("" : "+v"(v))
 #elif defined(__GNUC__) && BITCOS_GEMM_PATH == 256
@@ -414,7 +416,9 @@ BITCOS_INLINE void bitcos_gemm_tile256(int b0, int b1, const uint8_t * panel, co
         // accumulators to registers across blocks (and then spill them
         // around the integer part; seen with GCC 12 -O3)
         __m256 (*accb)[BITCOS_GEMM_ROWS] = acc;
+#if defined(__GNUC__)
         __asm__ ("" : "+r"(accb));
+#endif
         __m256i a[BITCOS_GEMM_ROWS][BITCOS_GEMM_TC256];
         #pragma GCC unroll 4
         for (int j = 0; j < nc; ++j) {

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: c955f8c66dc929252020e322ca9e2eca6cca8b630d9f4a2e5f26878d9ddada4f
+// kernels/c sha256: fba95bae11117b44f69dad5836f4ea32bfc5cb6d847c458b8c27a0cc5eb5880c
 // One translation unit per kernel file (see ckern.go). On amd64 this builds
 // the portable path of the NEON file (BITCOS_NEON_TQ2_SIMD == 0): the scalar
 // ARM-order kernels; the NEON paths are tested under qemu-aarch64

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: c955f8c66dc929252020e322ca9e2eca6cca8b630d9f4a2e5f26878d9ddada4f
+// kernels/c sha256: fba95bae11117b44f69dad5836f4ea32bfc5cb6d847c458b8c27a0cc5eb5880c
 // The AVX-512 builds of bitcos_gemm.c (without and with VNNI), run by
 // ckern_gemm_drive.
 #include "../ckern/gemm_drive.h"
