@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 6824e2bb6b49dac7ec166dcc7582306483925deb411c3eb2c7f46512fa0a188a
+// kernels/c sha256: b5357bb672d558af5f33414a972c3103ade7f422edd0f81abad25dcd194f9903
 // bitcos_avx2_clmul.c with VPCLMULQDQ (the squaring on both 128-bit lanes at
 // once), as llama.cpp builds it with -march=native on Ice Lake or Zen 3.
 #pragma GCC optimize("fp-contract=off")

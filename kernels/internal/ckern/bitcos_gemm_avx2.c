@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 6824e2bb6b49dac7ec166dcc7582306483925deb411c3eb2c7f46512fa0a188a
+// kernels/c sha256: b5357bb672d558af5f33414a972c3103ade7f422edd0f81abad25dcd194f9903
 // The AVX2 + BMI2 + FMA build of bitcos_gemm.c (vpmaddubsw; target pragma,
 // GCC only), under other names.
 #pragma GCC optimize("fp-contract=off")
@@ -8,5 +8,6 @@
 #define bitcos_gemm_isa bitcos_gemm_isa_avx2
 #define bitcos_gemm_panel bitcos_gemm_panel_avx2
 #define bitcos_gemm_panel_nopdep bitcos_gemm_panel_nopdep_avx2
+#define bitcos_gemm_panel_tq2_0 bitcos_gemm_panel_tq2_0_avx2
 #define bitcos_gemm_q8_K bitcos_gemm_q8_K_avx2
 #include "../../c/bitcos_gemm.c"

@@ -1,5 +1,5 @@
 //go:build cgo
 
-// kernels/c sha256: 6824e2bb6b49dac7ec166dcc7582306483925deb411c3eb2c7f46512fa0a188a
+// kernels/c sha256: b5357bb672d558af5f33414a972c3103ade7f422edd0f81abad25dcd194f9903
 // One translation unit per kernel file (see ckern.go).
 #include "../../c/bitcos_select.c"

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 6824e2bb6b49dac7ec166dcc7582306483925deb411c3eb2c7f46512fa0a188a
+// kernels/c sha256: b5357bb672d558af5f33414a972c3103ade7f422edd0f81abad25dcd194f9903
 // bitcos_gemm.c with AVX-512 F+BW (-mavx512f -mavx512bw, ckern512.go) and
 // without VNNI (its vpmaddubsw path), under other names.
 #pragma GCC optimize("fp-contract=off")
@@ -8,5 +8,6 @@
 #define bitcos_gemm_isa bitcos_gemm_isa_avx512
 #define bitcos_gemm_panel bitcos_gemm_panel_avx512
 #define bitcos_gemm_panel_nopdep bitcos_gemm_panel_nopdep_avx512
+#define bitcos_gemm_panel_tq2_0 bitcos_gemm_panel_tq2_0_avx512
 #define bitcos_gemm_q8_K bitcos_gemm_q8_K_avx512
 #include "../../c/bitcos_gemm.c"

@@ -56,3 +56,8 @@ func CPUHasGemm(bool) bool { return false }
 func Gemm(bool, bool, int, int, int, []byte, []byte, []uint32, []uint16, float32, int, unsafe.Pointer, []float32, []byte) {
 	panic("ckern512: built without cgo")
 }
+
+// GemmTQ2_0 panics without cgo.
+func GemmTQ2_0(bool, int, int, int, []byte, int, unsafe.Pointer, []float32, []byte) {
+	panic("ckern512: built without cgo")
+}
