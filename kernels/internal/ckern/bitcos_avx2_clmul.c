@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 6824e2bb6b49dac7ec166dcc7582306483925deb411c3eb2c7f46512fa0a188a
+// kernels/c sha256: 293ef58fce6670cc59240253c94bb96959bffb60146fc2b483acea331ea794c6
 // bitcos_avx2_clmul.c with VPCLMULQDQ (the squaring on both 128-bit lanes at
 // once), as llama.cpp builds it with -march=native on Ice Lake or Zen 3.
 #pragma GCC optimize("fp-contract=off")

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 6824e2bb6b49dac7ec166dcc7582306483925deb411c3eb2c7f46512fa0a188a
+// kernels/c sha256: 293ef58fce6670cc59240253c94bb96959bffb60146fc2b483acea331ea794c6
 // The scalar build of bitcos_codes.c, under other names (baseline ISA).
 #pragma GCC optimize("fp-contract=off")
 #define bitcos_row_codes bitcos_row_codes_generic

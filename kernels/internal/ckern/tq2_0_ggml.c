@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 6824e2bb6b49dac7ec166dcc7582306483925deb411c3eb2c7f46512fa0a188a
+// kernels/c sha256: 293ef58fce6670cc59240253c94bb96959bffb60146fc2b483acea331ea794c6
 // The TQ2_0 yardstick (c/bench/tq2_0.c) once more, built as ggml builds its
 // own TQ2_0 kernel: -O3 (the loops unrolled) with FMA and GCC's default
 // -ffp-contract=fast, so that its multiply and add fuse into one vfmadd per

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 6824e2bb6b49dac7ec166dcc7582306483925deb411c3eb2c7f46512fa0a188a
+// kernels/c sha256: 293ef58fce6670cc59240253c94bb96959bffb60146fc2b483acea331ea794c6
 // Its own translation unit, compiled with -mavx512f -mavx512bw (ckern512.go);
 // BMI2, F16C and the no-FMA rule are pragmas (cgo rejects those flags).
 #pragma GCC optimize("fp-contract=off")
