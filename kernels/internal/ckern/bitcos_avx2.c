@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 293ef58fce6670cc59240253c94bb96959bffb60146fc2b483acea331ea794c6
+// kernels/c sha256: 2f24ed9385930c432dcaa6ee66a43f16191b6d75e12de3bab02cd5c1bcea8d0a
 // One translation unit per kernel file (see ckern.go for why the ISA and the
 // no-FMA rule are pragmas here rather than cgo flags).
 #pragma GCC optimize("fp-contract=off")

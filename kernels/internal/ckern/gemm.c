@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 293ef58fce6670cc59240253c94bb96959bffb60146fc2b483acea331ea794c6
+// kernels/c sha256: 2f24ed9385930c432dcaa6ee66a43f16191b6d75e12de3bab02cd5c1bcea8d0a
 // The builds of bitcos_gemm.c in this package, run by ckern_gemm_drive.
 #include "gemm_drive.h"
 #include "gemm.h"

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 293ef58fce6670cc59240253c94bb96959bffb60146fc2b483acea331ea794c6
+// kernels/c sha256: 2f24ed9385930c432dcaa6ee66a43f16191b6d75e12de3bab02cd5c1bcea8d0a
 // The TQ2_0 yardstick (c/bench/tq2_0.c) once more, built as ggml builds its
 // own TQ2_0 kernel: -O3 (the loops unrolled) with FMA and GCC's default
 // -ffp-contract=fast, so that its multiply and add fuse into one vfmadd per
