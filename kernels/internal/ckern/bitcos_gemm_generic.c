@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 28872ecba432b4b93a3dd90d7ed3f11d6b81eec8a97aedbf33149dae7992301c
+// kernels/c sha256: e8f2b7b2f79414225477c1d40cede804e3459d1b21e97afd20c1f072a6f8ff23
 // The scalar build of bitcos_gemm.c, under other names (baseline ISA).
 #pragma GCC optimize("fp-contract=off")
 #define bitcos_gemm_isa bitcos_gemm_isa_generic
