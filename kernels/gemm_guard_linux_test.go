@@ -9,10 +9,10 @@ import (
 )
 
 // TestGemmStaysInBounds: the batched kernel's panel decode reads up to 8
-// bytes past a row's last sign byte and nothing past its bitmap, and its
-// tiles nothing past a column's blocks: each row and the column end at an
-// inaccessible page (a bad read kills the test), in every build this CPU
-// runs.
+// bytes past a row's last sign byte and nothing past its bitmap or its TQ2_0
+// blocks, and its tiles nothing past a column's blocks: each row and the
+// column end at an inaccessible page (a bad read kills the test), in every
+// build this CPU runs.
 func TestGemmStaysInBounds(t *testing.T) {
 	needCgo(t)
 	rng := rand.New(rand.NewPCG(13, 14))

@@ -17,48 +17,61 @@ const (
 	gemmBlockBytes = 1152
 )
 
-// gemmBuild is one build of c/bitcos_gemm.c.
+// gemmBuild is one build of c/bitcos_gemm.c with one of its panel decoders.
 type gemmBuild struct {
 	cVariant
+	tq2 bool // panels from m.tq2 (bitcos_gemm_panel_tq2_0): rows with fp16 scales only
 	run func(k, rows, prows int, m *testRows, ncols int, ys []BlockQ8K, out []float32, panels []byte)
 }
 
+// The panel decoders of c/bitcos_gemm.h.
+const (
+	panelPdep   = iota // bitcos_gemm_panel
+	panelNopdep        // bitcos_gemm_panel_nopdep
+	panelTQ2_0         // bitcos_gemm_panel_tq2_0, from the rows' TQ2_0 blocks
+)
+
 // gemmBuilds lists the five builds of c/bitcos_gemm.c (scalar, AVX2, AVX2 +
 // AVX-VNNI, AVX-512 F+BW, AVX-512 VNNI), each with its panels decoded by
-// bitcos_gemm_panel and by bitcos_gemm_panel_nopdep ("_nopdep"), and why it
-// cannot run here. A SIMD build whose bitcos_gemm_isa is not its own path
-// compiled as a fallback: on a CPU with its ISA that fails the tests
-// (cVariant.simd).
+// bitcos_gemm_panel, by bitcos_gemm_panel_nopdep ("_nopdep") and from TQ2_0
+// blocks by bitcos_gemm_panel_tq2_0 ("_tq2_0"), and why it cannot run here.
+// A SIMD build whose bitcos_gemm_isa is not its own path compiled as a
+// fallback: on a CPU with its ISA that fails the tests (cVariant.simd).
 func gemmBuilds() []gemmBuild {
 	type runFn = func(k, rows, prows int, m *testRows, ncols int, ys []BlockQ8K, out []float32, panels []byte)
-	ck := func(b ckern.GemmBuild, nopdep bool) runFn {
+	ck := func(b ckern.GemmBuild, src int) runFn {
 		return func(k, rows, prows int, m *testRows, ncols int, ys []BlockQ8K, out []float32, panels []byte) {
-			ckern.Gemm(b, nopdep, k, rows, prows, m.bitmap, m.signs, m.off, m.d16, m.d32, ncols, yPtr(ys), out, panels)
+			if src == panelTQ2_0 {
+				ckern.GemmTQ2_0(b, k, rows, prows, m.tq2, ncols, yPtr(ys), out, panels)
+				return
+			}
+			ckern.Gemm(b, src == panelNopdep, k, rows, prows, m.bitmap, m.signs, m.off, m.d16, m.d32, ncols, yPtr(ys), out, panels)
 		}
 	}
-	c512 := func(vnni, nopdep bool) runFn {
+	c512 := func(vnni bool, src int) runFn {
 		return func(k, rows, prows int, m *testRows, ncols int, ys []BlockQ8K, out []float32, panels []byte) {
-			ckern512.Gemm(vnni, nopdep, k, rows, prows, m.bitmap, m.signs, m.off, m.d16, m.d32, ncols, yPtr(ys), out, panels)
+			if src == panelTQ2_0 {
+				ckern512.GemmTQ2_0(vnni, k, rows, prows, m.tq2, ncols, yPtr(ys), out, panels)
+				return
+			}
+			ckern512.Gemm(vnni, src == panelNopdep, k, rows, prows, m.bitmap, m.signs, m.off, m.d16, m.d32, ncols, yPtr(ys), out, panels)
 		}
 	}
 	avx2 := cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI2, cpuid.F16C, cpuid.POPCNT, cpuid.FMA3)
 	const avx2Needs = "AVX2/BMI2/F16C/POPCNT/FMA"
 	var bs []gemmBuild
-	for _, nopdep := range []bool{false, true} {
-		sfx := ""
-		if nopdep {
-			sfx = "_nopdep"
-		}
+	for src, sfx := range []string{panelPdep: "", panelNopdep: "_nopdep", panelTQ2_0: "_tq2_0"} {
+		tq2 := src == panelTQ2_0
 		bs = append(bs,
-			gemmBuild{cVariant{name: "gemm_generic" + sfx}, ck(ckern.GemmGeneric, nopdep)},
+			gemmBuild{cVariant{name: "gemm_generic" + sfx}, tq2, ck(ckern.GemmGeneric, src)},
 			gemmBuild{cVariant{name: "gemm_avx2" + sfx}.simd(ckern.GemmISA(ckern.GemmAVX2) == ckern.GemmISAAVX2, avx2, "scalar build", avx2Needs),
-				ck(ckern.GemmAVX2, nopdep)},
+				tq2, ck(ckern.GemmAVX2, src)},
 			gemmBuild{cVariant{name: "gemm_avx2_vnni" + sfx}.simd(ckern.GemmISA(ckern.GemmAVX2VNNI) == ckern.GemmISAAVX2VNNI,
-				avx2 && cpuid.CPU.Supports(cpuid.AVXVNNI), "build without AVX-VNNI", avx2Needs+"/AVX-VNNI"), ck(ckern.GemmAVX2VNNI, nopdep)},
+				avx2 && cpuid.CPU.Supports(cpuid.AVXVNNI), "build without AVX-VNNI", avx2Needs+"/AVX-VNNI"), tq2, ck(ckern.GemmAVX2VNNI, src)},
 			gemmBuild{cVariant{name: "gemm_avx512" + sfx}.simd(ckern512.GemmISA(false) == ckern.GemmISAAVX512, ckern512.CPUHasGemm(false),
-				"build without AVX-512", "AVX-512 F/BW, BMI2, FMA, F16C"), c512(false, nopdep)},
+				"build without AVX-512", "AVX-512 F/BW, BMI2, FMA, F16C"), tq2, c512(false, src)},
 			gemmBuild{cVariant{name: "gemm_avx512_vnni" + sfx}.simd(ckern512.GemmISA(true) == ckern.GemmISAAVX512VNNI, ckern512.CPUHasGemm(true),
-				"build without VNNI", "AVX-512 F/BW/VL/VNNI, BMI2, FMA, F16C"), c512(true, nopdep)},
+				"build without VNNI", "AVX-512 F/BW/VL/VNNI, BMI2, FMA, F16C"), tq2, c512(true, src)},
 		)
 	}
 	return bs
@@ -132,8 +145,8 @@ func TestGemmMatchesTQ2Order(t *testing.T) {
 		}
 		wantP := wantPanels(m, prows)
 		for _, b := range builds {
-			if b.why != "" {
-				continue
+			if b.why != "" || (b.tq2 && m.tq2 == nil) {
+				continue // not run here, or TQ2_0 rows without a TQ2_0 form (a per-tensor f32 scale)
 			}
 			out := make([]float32, ncols*m.rows)
 			for i := range out {

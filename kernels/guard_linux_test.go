@@ -36,8 +36,9 @@ func guardedColumn(t *testing.T, y0 []BlockQ8K) []BlockQ8K {
 	return y
 }
 
-// guardedRow copies row r of m to a one-row set whose bitmap, and whose
-// signs followed by the 8-byte tail, each end at an inaccessible page.
+// guardedRow copies row r of m to a one-row set whose bitmap, whose signs
+// followed by the 8-byte tail, and whose TQ2_0 blocks (when m has them) each
+// end at an inaccessible page.
 func guardedRow(t *testing.T, m *testRows, r int) *testRows {
 	t.Helper()
 	nsign := int(m.off[r+1] - m.off[r])
@@ -45,7 +46,13 @@ func guardedRow(t *testing.T, m *testRows, r int) *testRows {
 	copy(bm, m.rowBitmap(r))
 	sg := guarded(t, nsign+8)
 	copy(sg, m.signs[m.off[r]:m.off[r+1]])
-	return &testRows{k: m.k, rows: 1, bitmap: bm, signs: sg, off: []uint32{0, uint32(nsign)}, d16: m.rowScales(r)}
+	one := &testRows{k: m.k, rows: 1, bitmap: bm, signs: sg, off: []uint32{0, uint32(nsign)}, d16: m.rowScales(r)}
+	if m.tq2 != nil {
+		rowTQ := m.k / QK_K * 66
+		one.tq2 = guarded(t, rowTQ)
+		copy(one.tq2, m.tq2[r*rowTQ:(r+1)*rowTQ])
+	}
+	return one
 }
 
 // The contract lets a kernel read up to 8 bytes past a row's last sign byte

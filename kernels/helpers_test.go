@@ -18,6 +18,7 @@ type testRows struct {
 	off     []uint32 // rows + 1
 	d16     []uint16 // rows * k/256, or nil (then d32)
 	d32     float32
+	tq2     []byte // with d16: the same rows as TQ2_0 blocks (format.TQ2_0), rows * k/256 * 66 bytes
 }
 
 // termBound is the sum over row r's blocks of the largest |term| a block's
@@ -110,6 +111,10 @@ func makeRows(t testing.TB, rng *rand.Rand, k, rows int, zs []float64, perTensor
 		m.d32 = float32(rng.Float64()*0.1 + 1e-4)
 	} else {
 		m.d16 = randomScales(rng, rows*k/QK_K)
+		m.tq2 = make([]byte, rows*k/QK_K*66)
+		if err := format.TQ2_0.Encode(p, &format.Scales{Group: QK_K, F16: m.d16}, m.tq2); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return m
 }

@@ -240,6 +240,9 @@ func TestSelectLayout(t *testing.T) {
 	amd := func(built string, family int) ckern.Choice {
 		return ckern.Select(ckern.Features{Built: builtMask(t, idx, built), PCLMUL: true, Vendor: vendorAMD, Family: family}, nil)
 	}
+	vnni := func(vendor int, built string, forced *string) ckern.Choice {
+		return ckern.Select(ckern.Features{Built: builtMask(t, idx, built), PCLMUL: true, Vendor: vendor, Family: 0x1a, TQ2_0VNNI: true}, forced)
+	}
 	zen2 := amd(buildAVX2, 0x17)
 	other := ckern.Select(ckern.Features{Built: builtMask(t, idx, buildAVX512), PCLMUL: true, Vendor: vendorOther}, nil)
 	tests := []struct {
@@ -254,6 +257,13 @@ func TestSelectLayout(t *testing.T) {
 		{"AVX-512, AMD Zen 5", amd(buildAVX512, 0x1a), true, nil, "native", "default: avx512_tq2"},
 		{"AVX-512, other vendor", other, true, nil, "native", "default: avx512_tq2"},
 		{"AVX-512, AMD, forced tq2_0", amd(buildAVX512, 0x19), true, str("tq2_0"), "tq2_0", "forced by GGML_BITCOS_LAYOUT"},
+		{"AVX-512 VNNI, AMD", vnni(vendorAMD, buildAVX512, nil), true, nil, "tq2_0", "default: on AMD, TQ2_0 blocks with AVX-512 VNNI"},
+		{"AVX-512 VNNI, AMD, forced native", vnni(vendorAMD, buildAVX512, nil), true, str("native"), "native", "forced by GGML_BITCOS_LAYOUT"},
+		{"AVX-512 VNNI, AMD, forced kernel", vnni(vendorAMD, buildAVX512, str("avx512_tq2")), true, nil, "native", "GGML_BITCOS_KERNEL forces"},
+		{"AVX-512 VNNI, AMD, f32 scale", vnni(vendorAMD, buildAVX512, nil), false, nil, "native", "per-tensor f32"},
+		{"AVX-512 VNNI, Intel", vnni(vendorIntel, buildAVX512, nil), true, nil, "native", "default: avx512_tq2"},
+		{"AVX-512 VNNI, other vendor", vnni(vendorOther, buildAVX512, nil), true, nil, "native", "default: avx512_tq2"},
+		{"AVX2 build with VNNI flag, AMD", vnni(vendorAMD, buildAVX2, nil), true, nil, "tq2_0", "without AVX-512"},
 		{"AVX2 (clmul)", kernel(buildAVX2, nil), true, nil, "tq2_0", "without AVX-512"},
 		{"AVX2 without clmul", kernel(buildNoClm, nil), true, nil, "tq2_0", "without AVX-512"},
 		{"Zen 2", zen2, true, nil, "tq2_0", "without AVX-512"},

@@ -80,11 +80,16 @@ func TestRuleIsTheLoaders(t *testing.T) {
 		}
 	}
 	// on a CPU with AVX-512 (this project's machines), the native build picks
-	// avx512_tq2 and the native layout; the AVX2 build avx2_clmul and tq2_0
+	// avx512_tq2 and the native layout, or tq2_0 on AMD with AVX-512 VNNI;
+	// the AVX2 build avx2_clmul and tq2_0
 	f, _ := Features(BuildNative)
 	if f.Built>>idx["avx512_tq2"]&1 != 0 {
-		if r := RuleFor(f, "", true); r.Kernel != "avx512_tq2" || r.Layout != LayoutNative {
-			t.Errorf("native build (vendor %d): %+v, want layout %s", f.Vendor, r, LayoutNative)
+		want := LayoutNative
+		if f.TQ2_0VNNI && f.Vendor == vendorAMD {
+			want = LayoutTQ2
+		}
+		if r := RuleFor(f, "", true); r.Kernel != "avx512_tq2" || r.Layout != want {
+			t.Errorf("native build (vendor %d, tq2_0_vnni %v): %+v, want layout %s", f.Vendor, f.TQ2_0VNNI, r, want)
 		}
 	}
 	f, _ = Features(BuildAVX2)

@@ -106,6 +106,9 @@ func Features(build string) (ckern.Features, error) {
 		}
 	}
 	f.PCLMUL = cpuid.CPU.Supports(cpuid.CLMUL)
+	// the VNNI kernel of TQ2_0 blocks: compiled in a native build of a CPU
+	// that has AVX-512 VNNI (the AVX2 and baseline builds leave it out)
+	f.TQ2_0VNNI = (build == BuildNative || build == "") && ckern512.UsableTQ2_0VNNI()
 	f.Family = cpuid.CPU.Family
 	switch cpuid.CPU.VendorID {
 	case cpuid.Intel:

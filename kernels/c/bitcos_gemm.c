@@ -19,6 +19,7 @@
 
 #include "bitcos_impl.h"
 #include "bitcos_gemm.h"
+#include "bitcos_layout.h"
 
 #include <math.h>
 
@@ -74,17 +75,34 @@ int bitcos_gemm_isa(void) {
 #endif
 }
 
-// The scale vectors of every block: 8 copies of row i's d_b (0 for padding
-// rows), the same in every path.
+// Block b's scale vector of panel row i: 8 copies of d.
+static void bitcos_gemm_panel_scale(uint8_t * panel, int b, int i, float d) {
+    float v[8];
+    for (int l = 0; l < 8; ++l) {
+        v[l] = d;
+    }
+    memcpy(panel + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + 1024 + 64*(i/2) + 32*(i%2), v, sizeof(v));
+}
+
+// The scale vectors of every block: row i's d_b (0 for padding rows), the
+// same in every path.
 static void bitcos_gemm_panel_scales(int nb, uint8_t * panel, int nr, const uint16_t * const * d16, float d32) {
     for (int b = 0; b < nb; ++b) {
         for (int i = 0; i < BITCOS_GEMM_ROWS; ++i) {
-            const float d = i < nr ? (d16 ? bitcos_fp16_to_fp32(d16[i][b]) : d32) : 0.0f;
-            float v[8];
-            for (int l = 0; l < 8; ++l) {
-                v[l] = d;
+            bitcos_gemm_panel_scale(panel, b, i, i < nr ? (d16 ? bitcos_fp16_to_fp32(d16[i][b]) : d32) : 0.0f);
+        }
+    }
+}
+
+// The same from TQ2_0 blocks: row i's block b's fp16 d at byte 64 of the block.
+static void bitcos_gemm_panel_scales_tq2_0(int nb, uint8_t * panel, int nr, const void * const * rows) {
+    for (int b = 0; b < nb; ++b) {
+        for (int i = 0; i < BITCOS_GEMM_ROWS; ++i) {
+            uint16_t h = 0;
+            if (i < nr) {
+                memcpy(&h, (const uint8_t *) rows[i] + (size_t) b * BITCOS_TQ2_0_BLOCK_BYTES + 64, sizeof(h));
             }
-            memcpy(panel + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + 1024 + 64*(i/2) + 32*(i%2), v, sizeof(v));
+            bitcos_gemm_panel_scale(panel, b, i, i < nr ? bitcos_fp16_to_fp32(h) : 0.0f);
         }
     }
 }
@@ -193,6 +211,34 @@ void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bit
         }
     }
     bitcos_gemm_panel_scales(nb, panel, nr, d16, d32);
+}
+
+// From TQ2_0 blocks: per block and qs half h (elements 128h..128h+127), the
+// halves of the two rows of a pair side by side in one vector; shifting it
+// by 2s and masking gives chunk 4h+s of both rows, the row pair's 64 code
+// bytes. A padding row reads 0x55 (code 1 in every field).
+void bitcos_gemm_panel_tq2_0(int n, void * vpanel, int nr, const void * const * rows) {
+    uint8_t * panel = (uint8_t *) vpanel;
+    const int nb = n / BITCOS_QK_K;
+    const __m256i pad   = _mm256_set1_epi8(0x55);
+    const __m512i three = _mm512_set1_epi8(3);
+    for (int p = 0; p < BITCOS_GEMM_ROWS / 2; ++p) {
+        const uint8_t * r0 = 2*p     < nr ? (const uint8_t *) rows[2*p]     : NULL;
+        const uint8_t * r1 = 2*p + 1 < nr ? (const uint8_t *) rows[2*p + 1] : NULL;
+        for (int b = 0; b < nb; ++b) {
+            uint8_t * out = panel + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + 512*p;
+            for (int h = 0; h < 2; ++h) {
+                const size_t o = (size_t) b * BITCOS_TQ2_0_BLOCK_BYTES + 32*h;
+                const __m256i q0 = r0 ? _mm256_loadu_si256((const __m256i *) (r0 + o)) : pad;
+                const __m256i q1 = r1 ? _mm256_loadu_si256((const __m256i *) (r1 + o)) : pad;
+                const __m512i q  = _mm512_inserti64x4(_mm512_castsi256_si512(q0), q1, 1);
+                for (int s = 0; s < 4; ++s) {
+                    _mm512_storeu_si512((void *) (out + 64*(4*h + s)), _mm512_and_si512(_mm512_srli_epi16(q, 2*s), three));
+                }
+            }
+        }
+    }
+    bitcos_gemm_panel_scales_tq2_0(nb, panel, nr, rows);
 }
 
 // ggml's hsum_float_8 of each half of v: out[0] the low 8 lanes, out[1] the high.
@@ -385,6 +431,29 @@ void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bit
 }
 #endif
 
+// From TQ2_0 blocks: per block and qs half h (elements 128h..128h+127),
+// shifting the row's 32 bytes by 2s and masking gives its chunk 4h+s. A
+// padding row reads 0x55 (code 1 in every field).
+void bitcos_gemm_panel_tq2_0(int n, void * vpanel, int nr, const void * const * rows) {
+    uint8_t * panel = (uint8_t *) vpanel;
+    const int nb = n / BITCOS_QK_K;
+    const __m256i three = _mm256_set1_epi8(3);
+    for (int i = 0; i < BITCOS_GEMM_ROWS; ++i) {
+        const uint8_t * r = i < nr ? (const uint8_t *) rows[i] : NULL;
+        for (int b = 0; b < nb; ++b) {
+            uint8_t * out = panel + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + 512*(i/2) + 32*(i%2);
+            for (int h = 0; h < 2; ++h) {
+                const __m256i q = r ? _mm256_loadu_si256((const __m256i *) (r + (size_t) b * BITCOS_TQ2_0_BLOCK_BYTES + 32*h))
+                                    : _mm256_set1_epi8(0x55);
+                for (int s = 0; s < 4; ++s) {
+                    _mm256_storeu_si256((__m256i *) (out + 64*(4*h + s)), _mm256_and_si256(_mm256_srli_epi16(q, 2*s), three));
+                }
+            }
+        }
+    }
+    bitcos_gemm_panel_scales_tq2_0(nb, panel, nr, rows);
+}
+
 // AVX2 tiles: the panel's 4 rows (2 when nr <= 2) x up to 3 columns. Per
 // 32-element chunk a tile loads its rows' code vectors, then each column's
 // chunk once, pinned in a register (BITCOS_GEMM_PIN: GCC otherwise folds it
@@ -546,6 +615,23 @@ void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bit
 void bitcos_gemm_panel_nopdep(int n, void * panel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
                               const uint16_t * const * d16, float d32) {
     bitcos_gemm_panel(n, panel, nr, bitmap, signs, d16, d32);
+}
+
+// The reference: element 32k+j of a block is (qs[32*(k/4) + j] >> 2*(k%4)) & 3.
+void bitcos_gemm_panel_tq2_0(int n, void * vpanel, int nr, const void * const * rows) {
+    uint8_t * panel = (uint8_t *) vpanel;
+    const int nb = n / BITCOS_QK_K;
+    for (int i = 0; i < BITCOS_GEMM_ROWS; ++i) {
+        for (int b = 0; b < nb; ++b) {
+            const uint8_t * qs = i < nr ? (const uint8_t *) rows[i] + (size_t) b * BITCOS_TQ2_0_BLOCK_BYTES : NULL;
+            for (int e = 0; e < BITCOS_QK_K; ++e) {
+                const int k = e / 32, j = e % 32;
+                panel[(size_t) b * BITCOS_GEMM_BLOCK_BYTES + 512*(i/2) + 64*k + 32*(i%2) + j] =
+                    qs ? (uint8_t) ((qs[32*(k/4) + j] >> (2*(k%4))) & 3) : 1;
+            }
+        }
+    }
+    bitcos_gemm_panel_scales_tq2_0(nb, panel, nr, rows);
 }
 
 void bitcos_gemm_q8_K(int n, int nr, int nc, const void * panel, const void * const * vy, float * const * s) {

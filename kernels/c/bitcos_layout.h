@@ -59,6 +59,13 @@ int bitcos_row_from_tq2_0(int n, const uint8_t * src, uint8_t * bitmap, uint8_t 
 // converted weight's bitmap back costs (the loader's check reads it).
 void bitcos_row_presence_tq2_0(int n, const uint8_t * src, uint8_t * bitmap);
 
+// The one-column kernel of the converted weights (bitcos_tq2_0_vnni.c): n
+// weights of TQ2_0 blocks x at x times a block_q8_K column y, every bit of
+// ggml's x86 ggml_vec_dot_tq2_0_q8_K on the same bytes. The AVX-512 VNNI
+// build, where bitcos_have_tq2_0_vnni() says it was compiled; else scalar.
+int  bitcos_have_tq2_0_vnni(void);
+void bitcos_tq2_0_vec_dot_q8_K_vnni(int n, float * s, const void * x, const void * y);
+
 #ifdef __cplusplus
 }
 #endif

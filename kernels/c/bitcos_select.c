@@ -137,6 +137,7 @@ static struct bitcos_choice bitcos_select_kernel(const struct bitcos_cpu_feature
 struct bitcos_choice bitcos_select(const struct bitcos_cpu_features * f, const char * forced) {
     struct bitcos_choice c = bitcos_select_kernel(f, forced);
     c.vendor = f->vendor;
+    c.tq2_0_vnni = f->tq2_0_vnni;
     return c;
 }
 
@@ -171,6 +172,9 @@ struct bitcos_layout_choice bitcos_select_layout(const struct bitcos_choice * k,
     return bitcos_layout_choose(l, unknown ? "unknown GGML_BITCOS_LAYOUT ignored; " why : why)
     if (k->forced) {
         BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_NATIVE, "GGML_BITCOS_KERNEL forces a BITCOS kernel");
+    }
+    if (k->kernel == BITCOS_KERNEL_AVX512_TQ2 && k->tq2_0_vnni && k->vendor == BITCOS_VENDOR_AMD) {
+        BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_TQ2_0, "default: on AMD, TQ2_0 blocks with AVX-512 VNNI (tq2_0_vnni) run faster than avx512_tq2's decode");
     }
     if (k->kernel == BITCOS_KERNEL_AVX512_TQ2) {
         BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_NATIVE, "default: avx512_tq2 keeps up with memory and batches run the batched BITCOS kernel");

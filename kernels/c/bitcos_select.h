@@ -51,6 +51,7 @@ struct bitcos_cpu_features {
     int pclmul;  // the CPU has PCLMULQDQ (cpuid 1, ecx bit 1)
     int vendor;  // enum bitcos_vendor (cpuid 0)
     int family;  // x86 family, base + extended (cpuid 1); 0 elsewhere
+    int tq2_0_vnni; // bitcos_tq2_0_vnni.c was compiled with AVX-512 VNNI (bitcos_have_tq2_0_vnni)
 };
 
 struct bitcos_choice {
@@ -60,6 +61,7 @@ struct bitcos_choice {
     const char * why;    // one line for the log (static storage)
     int          forced; // GGML_BITCOS_KERNEL named this kernel (1), or it is the default (0)
     int          vendor; // enum bitcos_vendor of the CPU it was chosen for
+    int          tq2_0_vnni; // the features' tq2_0_vnni: converted weights get the VNNI one-column kernel
 };
 
 // The one "slow pdep" rule: pdep/pext are microcoded on AMD before Zen 3
@@ -108,13 +110,17 @@ struct bitcos_layout_choice {
 //   native   the tensor has a per-tensor f32 scale (even when forced)
 //   forced   GGML_BITCOS_LAYOUT names a layout (an unknown name is ignored)
 //   native   GGML_BITCOS_KERNEL forced a kernel (the user asked to run it)
-//   native   the kernel is avx512_tq2. Token generation, 2B shape, against
-//            TQ2_0 (docs/BENCHMARKS.md): Ice Lake 1.00-1.07x, Sapphire
-//            Rapids class 1.47-1.54x, Zen 5 0.95x on one thread and 1.10x on
-//            two; and prompt processing runs the batched kernel
-//            (bitcos_gemm.c, 2.8-3.2x TQ2_0 on Zen 5), which TQ2_0 blocks
-//            would give up: one core on Zen 5 decoding BITCOS slightly
-//            slower than it reads TQ2_0 does not outweigh that
+//   tq2_0    the kernel is avx512_tq2, the CPU is AMD and the build has the
+//            VNNI kernel of TQ2_0 blocks (bitcos_tq2_0_vnni.c: 64 codes per
+//            vpdpbusd, half the time per weight of avx512_tq2's decode in
+//            cache). Token generation, 2B shape, Zen 5, against TQ2_0:
+//            1.22-1.33x at 1 and 2 threads, where native ran 0.91-0.95x (1)
+//            and 1.10-1.12x (2) (docs/BENCHMARKS.md); batches of TQ2_0 blocks
+//            run the batched kernel too (bitcos_gemm_panel_tq2_0)
+//   native   the kernel is avx512_tq2 otherwise: Ice Lake 1.00-1.07x,
+//            Sapphire Rapids class 1.47-1.54x TQ2_0 (not measured there
+//            against the VNNI TQ2_0 blocks yet), and batches run the batched
+//            kernel (bitcos_gemm.c, 2.8-3.2x TQ2_0 on Zen 5)
 //   tq2_0    any other kernel: on AVX2 alone BITCOS ran 0.72-0.81x TQ2_0
 //            (Ice Lake) and 0.69x (Zen 5, one thread) in token generation,
 //            and the AVX2 batched kernel only ties TQ2_0's; NEON needs ~4x

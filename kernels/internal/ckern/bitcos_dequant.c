@@ -1,5 +1,5 @@
 //go:build cgo
 
-// kernels/c sha256: fba95bae11117b44f69dad5836f4ea32bfc5cb6d847c458b8c27a0cc5eb5880c
+// kernels/c sha256: f2b7c1320a2ab6570f10d401882df0b3c87f163aa240212849fe01d0727703fe
 #pragma GCC optimize("fp-contract=off")
 #include "../../c/bitcos_dequant.c"

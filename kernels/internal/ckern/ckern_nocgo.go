@@ -103,3 +103,9 @@ func RowFromTQ2_0(bool, int, []byte, []byte, []byte, []uint16) int { panic("cker
 
 // RowPresenceTQ2_0 panics without cgo.
 func RowPresenceTQ2_0(bool, int, []byte, []byte) { panic("ckern: built without cgo") }
+
+// TQ2_0Dot panics without cgo.
+func TQ2_0Dot(int, []byte, unsafe.Pointer) float32 { panic("ckern: built without cgo") }
+
+// TQ2_0DotScalarCompiled is false without cgo.
+func TQ2_0DotScalarCompiled() bool { return false }

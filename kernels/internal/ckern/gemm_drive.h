@@ -13,18 +13,52 @@
 
 typedef void (*ckern_gemm_panel_fn)(int n, void * panel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
                                     const uint16_t * const * d16, float d32);
+typedef void (*ckern_gemm_panel_tq2_0_fn)(int n, void * panel, int nr, const void * const * rows);
 typedef void (*ckern_gemm_fn)(int n, int nr, int nc, const void * panel, const void * const * y, float * const * s);
 
-// rows rows of k weights (row r: bitmap + r*k/8, signs + off[r], d16 + r*k/256
-// or d32 when d16 is NULL) in panels of prows rows (the last may have fewer),
-// times ncols columns (column j: k/256 block_q8_K at ys + j*(k/256)*292):
-// out[j*rows + r], ggml's dst layout. panels, when not NULL, receives every
-// panel's bytes (ceil(rows/prows) * BITCOS_GEMM_PANEL_SIZE(k)); each panel
-// buffer is filled with 0xee before the decode, so a byte the decode does
-// not write shows.
-static inline void ckern_gemm_drive(ckern_gemm_panel_fn pf, ckern_gemm_fn gf, int k, int rows, int prows,
-                                    const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
-                                    const uint16_t * d16, float d32, int ncols, const void * ys, float * out, uint8_t * panels) {
+// The rows a drive decodes: BITCOS (pf; row r: bitmap + r*k/8, signs +
+// off[r], d16 + r*k/256 or d32 when d16 is NULL) or, when tf is set, TQ2_0
+// blocks (row r at tq2 + r*(k/256)*66).
+struct ckern_gemm_rows {
+    ckern_gemm_panel_fn pf;
+    const uint8_t * bitmap;
+    const uint8_t * signs;
+    const uint32_t * off;
+    const uint16_t * d16;
+    float d32;
+    ckern_gemm_panel_tq2_0_fn tf;
+    const uint8_t * tq2;
+};
+
+// Rows r0..r0+nr-1 of w into panel.
+static inline void ckern_gemm_decode(const struct ckern_gemm_rows * w, int k, void * panel, int r0, int nr) {
+    if (w->tf) {
+        const void * rows[BITCOS_GEMM_ROWS];
+        for (int i = 0; i < nr; ++i) {
+            rows[i] = w->tq2 + (size_t) (r0 + i) * (size_t) (k / 256) * 66;
+        }
+        w->tf(k, panel, nr, rows);
+        return;
+    }
+    const uint8_t * bm[BITCOS_GEMM_ROWS];
+    const uint8_t * sg[BITCOS_GEMM_ROWS];
+    const uint16_t * dd[BITCOS_GEMM_ROWS];
+    for (int i = 0; i < nr; ++i) {
+        bm[i] = w->bitmap + (size_t) (r0 + i) * (size_t) (k / 8);
+        sg[i] = w->signs + w->off[r0 + i];
+        dd[i] = w->d16 ? w->d16 + (size_t) (r0 + i) * (size_t) (k / 256) : NULL;
+    }
+    w->pf(k, panel, nr, bm, sg, w->d16 ? dd : NULL, w->d32);
+}
+
+// rows rows of k weights (w) in panels of prows rows (the last may have
+// fewer), times ncols columns (column j: k/256 block_q8_K at ys +
+// j*(k/256)*292): out[j*rows + r], ggml's dst layout. panels, when not NULL,
+// receives every panel's bytes (ceil(rows/prows) * BITCOS_GEMM_PANEL_SIZE(k));
+// each panel buffer is filled with 0xee before the decode, so a byte the
+// decode does not write shows.
+static inline void ckern_gemm_drive_rows(const struct ckern_gemm_rows * w, ckern_gemm_fn gf, int k, int rows, int prows,
+                                         int ncols, const void * ys, float * out, uint8_t * panels) {
     const size_t psize = BITCOS_GEMM_PANEL_SIZE(k);
     const size_t colsize = (size_t) (k / 256) * 292;
     void * panel = aligned_alloc(64, psize);
@@ -35,16 +69,8 @@ static inline void ckern_gemm_drive(ckern_gemm_panel_fn pf, ckern_gemm_fn gf, in
     }
     for (int r0 = 0, p = 0; r0 < rows; r0 += prows, ++p) {
         const int nr = rows - r0 < prows ? rows - r0 : prows;
-        const uint8_t * bm[BITCOS_GEMM_ROWS];
-        const uint8_t * sg[BITCOS_GEMM_ROWS];
-        const uint16_t * dd[BITCOS_GEMM_ROWS];
-        for (int i = 0; i < nr; ++i) {
-            bm[i] = bitmap + (size_t) (r0 + i) * (size_t) (k / 8);
-            sg[i] = signs + off[r0 + i];
-            dd[i] = d16 ? d16 + (size_t) (r0 + i) * (size_t) (k / 256) : NULL;
-        }
         memset(panel, 0xee, psize);
-        pf(k, panel, nr, bm, sg, d16 ? dd : NULL, d32);
+        ckern_gemm_decode(w, k, panel, r0, nr);
         if (panels) {
             memcpy(panels + (size_t) p * psize, panel, psize);
         }
@@ -56,4 +82,20 @@ static inline void ckern_gemm_drive(ckern_gemm_panel_fn pf, ckern_gemm_fn gf, in
     free(s);
     free(y);
     free(panel);
+}
+
+// BITCOS rows, decoded by pf.
+static inline void ckern_gemm_drive(ckern_gemm_panel_fn pf, ckern_gemm_fn gf, int k, int rows, int prows,
+                                    const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
+                                    const uint16_t * d16, float d32, int ncols, const void * ys, float * out, uint8_t * panels) {
+    const struct ckern_gemm_rows w = { pf, bitmap, signs, off, d16, d32, NULL, NULL };
+    ckern_gemm_drive_rows(&w, gf, k, rows, prows, ncols, ys, out, panels);
+}
+
+// TQ2_0 rows (k/256 blocks of 66 bytes each, one row after another at tq2),
+// decoded by tf.
+static inline void ckern_gemm_drive_tq2_0(ckern_gemm_panel_tq2_0_fn tf, ckern_gemm_fn gf, int k, int rows, int prows,
+                                          const uint8_t * tq2, int ncols, const void * ys, float * out, uint8_t * panels) {
+    const struct ckern_gemm_rows w = { NULL, NULL, NULL, NULL, NULL, 0.0f, tf, tq2 };
+    ckern_gemm_drive_rows(&w, gf, k, rows, prows, ncols, ys, out, panels);
 }

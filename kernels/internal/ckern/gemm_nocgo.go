@@ -30,3 +30,8 @@ func GemmISA(GemmBuild) int { return -1 }
 func Gemm(GemmBuild, bool, int, int, int, []byte, []byte, []uint32, []uint16, float32, int, unsafe.Pointer, []float32, []byte) {
 	panic("ckern: built without cgo")
 }
+
+// GemmTQ2_0 panics without cgo.
+func GemmTQ2_0(GemmBuild, int, int, int, []byte, int, unsafe.Pointer, []float32, []byte) {
+	panic("ckern: built without cgo")
+}

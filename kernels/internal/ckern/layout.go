@@ -66,3 +66,15 @@ func RowPresenceTQ2_0(scalar bool, k int, src, bitmap []byte) {
 	}
 	C.bitcos_row_presence_tq2_0(C.int(k), u8(src), u8(bitmap))
 }
+
+// TQ2_0Dot runs the scalar build of bitcos_tq2_0_vec_dot_q8_K_vnni on k
+// weights of TQ2_0 blocks x and the block_q8_K column y.
+func TQ2_0Dot(k int, x []byte, y unsafe.Pointer) float32 {
+	var s C.float
+	C.bitcos_tq2_0_vec_dot_q8_K_vnni(C.int(k), &s, unsafe.Pointer(&x[0]), y)
+	return float32(s)
+}
+
+// TQ2_0DotScalarCompiled reports that the scalar build is scalar (its
+// bitcos_have_tq2_0_vnni is 0, as it must be on the baseline ISA).
+func TQ2_0DotScalarCompiled() bool { return C.bitcos_have_tq2_0_vnni() == 0 }

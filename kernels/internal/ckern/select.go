@@ -18,6 +18,7 @@ type Choice struct {
 	Name, Why     string
 	Forced        bool // GGML_BITCOS_KERNEL named the kernel
 	Vendor        int  // the CPU's vendor (enum bitcos_vendor), as bitcos_select recorded it
+	TQ2_0VNNI     bool // the build has bitcos_tq2_0_vnni.c's VNNI path (features' tq2_0_vnni)
 }
 
 // LayoutChoice is bitcos_select_layout's answer.
@@ -31,6 +32,7 @@ type Features struct {
 	Built          uint32 // bit k: kernel k compiled with its SIMD path
 	PCLMUL         bool
 	Vendor, Family int
+	TQ2_0VNNI      bool // bitcos_tq2_0_vnni.c compiled with AVX-512 VNNI
 }
 
 // KernelCount is BITCOS_KERNEL_COUNT.
@@ -38,20 +40,20 @@ const KernelCount = int(C.BITCOS_KERNEL_COUNT)
 
 // Select calls bitcos_select; forced == nil passes NULL.
 func Select(f Features, forced *string) Choice {
-	cf := C.struct_bitcos_cpu_features{built: C.uint(f.Built), pclmul: cbool(f.PCLMUL), vendor: C.int(f.Vendor), family: C.int(f.Family)}
+	cf := C.struct_bitcos_cpu_features{built: C.uint(f.Built), pclmul: cbool(f.PCLMUL), vendor: C.int(f.Vendor), family: C.int(f.Family), tq2_0_vnni: cbool(f.TQ2_0VNNI)}
 	var cs *C.char
 	if forced != nil {
 		cs = C.CString(*forced)
 		defer C.free(unsafe.Pointer(cs))
 	}
 	c := C.bitcos_select(&cf, cs)
-	return Choice{Kernel: int(c.kernel), Order: int(c.order), Name: C.GoString(c.name), Why: C.GoString(c.why), Forced: c.forced != 0, Vendor: int(c.vendor)}
+	return Choice{Kernel: int(c.kernel), Order: int(c.order), Name: C.GoString(c.name), Why: C.GoString(c.why), Forced: c.forced != 0, Vendor: int(c.vendor), TQ2_0VNNI: c.tq2_0_vnni != 0}
 }
 
 // SelectLayout calls bitcos_select_layout with k (as bitcos_select returned
 // it); forced == nil passes NULL.
 func SelectLayout(k Choice, fp16Scales bool, forced *string) LayoutChoice {
-	ck := C.struct_bitcos_choice{kernel: C.int(k.Kernel), order: C.int(k.Order), forced: cbool(k.Forced), vendor: C.int(k.Vendor)}
+	ck := C.struct_bitcos_choice{kernel: C.int(k.Kernel), order: C.int(k.Order), forced: cbool(k.Forced), vendor: C.int(k.Vendor), tq2_0_vnni: cbool(k.TQ2_0VNNI)}
 	var cs *C.char
 	if forced != nil {
 		cs = C.CString(*forced)

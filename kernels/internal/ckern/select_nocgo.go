@@ -10,6 +10,7 @@ type Choice struct {
 	Name, Why     string
 	Forced        bool
 	Vendor        int
+	TQ2_0VNNI     bool
 }
 
 // LayoutChoice is bitcos_select_layout's answer.
@@ -29,6 +30,7 @@ type Features struct {
 	Built          uint32
 	PCLMUL         bool
 	Vendor, Family int
+	TQ2_0VNNI      bool
 }
 
 // KernelCount is BITCOS_KERNEL_COUNT (unknown without cgo).

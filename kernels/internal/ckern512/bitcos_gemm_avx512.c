@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: fba95bae11117b44f69dad5836f4ea32bfc5cb6d847c458b8c27a0cc5eb5880c
+// kernels/c sha256: f2b7c1320a2ab6570f10d401882df0b3c87f163aa240212849fe01d0727703fe
 // bitcos_gemm.c with AVX-512 F+BW (-mavx512f -mavx512bw, ckern512.go) and
 // without VNNI (its vpmaddubsw path), under other names.
 #pragma GCC optimize("fp-contract=off")
@@ -8,5 +8,6 @@
 #define bitcos_gemm_isa bitcos_gemm_isa_avx512
 #define bitcos_gemm_panel bitcos_gemm_panel_avx512
 #define bitcos_gemm_panel_nopdep bitcos_gemm_panel_nopdep_avx512
+#define bitcos_gemm_panel_tq2_0 bitcos_gemm_panel_tq2_0_avx512
 #define bitcos_gemm_q8_K bitcos_gemm_q8_K_avx512
 #include "../../c/bitcos_gemm.c"

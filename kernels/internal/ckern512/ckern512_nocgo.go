@@ -56,3 +56,20 @@ func CPUHasGemm(bool) bool { return false }
 func Gemm(bool, bool, int, int, int, []byte, []byte, []uint32, []uint16, float32, int, unsafe.Pointer, []float32, []byte) {
 	panic("ckern512: built without cgo")
 }
+
+// GemmTQ2_0 panics without cgo.
+func GemmTQ2_0(bool, int, int, int, []byte, int, unsafe.Pointer, []float32, []byte) {
+	panic("ckern512: built without cgo")
+}
+
+// CompiledTQ2_0VNNI is false without cgo.
+func CompiledTQ2_0VNNI() bool { return false }
+
+// CPUHasTQ2_0VNNI is false without cgo.
+func CPUHasTQ2_0VNNI() bool { return false }
+
+// UsableTQ2_0VNNI is false without cgo.
+func UsableTQ2_0VNNI() bool { return false }
+
+// TQ2_0DotVNNI panics without cgo.
+func TQ2_0DotVNNI(int, []byte, unsafe.Pointer) float32 { panic("ckern512: built without cgo") }

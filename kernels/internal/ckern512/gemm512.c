@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: fba95bae11117b44f69dad5836f4ea32bfc5cb6d847c458b8c27a0cc5eb5880c
+// kernels/c sha256: f2b7c1320a2ab6570f10d401882df0b3c87f163aa240212849fe01d0727703fe
 // The AVX-512 builds of bitcos_gemm.c (without and with VNNI), run by
 // ckern_gemm_drive.
 #include "../ckern/gemm_drive.h"
@@ -10,12 +10,14 @@ void bitcos_gemm_panel_avx512(int n, void * panel, int nr, const uint8_t * const
                               const uint16_t * const * d16, float d32);
 void bitcos_gemm_panel_nopdep_avx512(int n, void * panel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
                                    const uint16_t * const * d16, float d32);
+void bitcos_gemm_panel_tq2_0_avx512(int n, void * panel, int nr, const void * const * rows);
 void bitcos_gemm_q8_K_avx512(int n, int nr, int nc, const void * panel, const void * const * y, float * const * s);
 int  bitcos_gemm_isa_avx512_vnni(void);
 void bitcos_gemm_panel_avx512_vnni(int n, void * panel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
                                    const uint16_t * const * d16, float d32);
 void bitcos_gemm_panel_nopdep_avx512_vnni(int n, void * panel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
                                    const uint16_t * const * d16, float d32);
+void bitcos_gemm_panel_tq2_0_avx512_vnni(int n, void * panel, int nr, const void * const * rows);
 void bitcos_gemm_q8_K_avx512_vnni(int n, int nr, int nc, const void * panel, const void * const * y, float * const * s);
 
 int ckern512_gemm_isa(int vnni) { return vnni ? bitcos_gemm_isa_avx512_vnni() : bitcos_gemm_isa_avx512(); }
@@ -26,5 +28,13 @@ void ckern512_gemm(int vnni, int nopdep, int k, int rows, int prows, const uint8
         ckern_gemm_drive(nopdep ? bitcos_gemm_panel_nopdep_avx512_vnni : bitcos_gemm_panel_avx512_vnni, bitcos_gemm_q8_K_avx512_vnni, k, rows, prows, bitmap, signs, off, d16, d32, ncols, ys, out, panels);
     } else {
         ckern_gemm_drive(nopdep ? bitcos_gemm_panel_nopdep_avx512 : bitcos_gemm_panel_avx512, bitcos_gemm_q8_K_avx512, k, rows, prows, bitmap, signs, off, d16, d32, ncols, ys, out, panels);
+    }
+}
+
+void ckern512_gemm_tq2_0(int vnni, int k, int rows, int prows, const uint8_t * tq2, int ncols, const void * ys, float * out, uint8_t * panels) {
+    if (vnni) {
+        ckern_gemm_drive_tq2_0(bitcos_gemm_panel_tq2_0_avx512_vnni, bitcos_gemm_q8_K_avx512_vnni, k, rows, prows, tq2, ncols, ys, out, panels);
+    } else {
+        ckern_gemm_drive_tq2_0(bitcos_gemm_panel_tq2_0_avx512, bitcos_gemm_q8_K_avx512, k, rows, prows, tq2, ncols, ys, out, panels);
     }
 }
