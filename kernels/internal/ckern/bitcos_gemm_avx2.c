@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: e8f2b7b2f79414225477c1d40cede804e3459d1b21e97afd20c1f072a6f8ff23
+// kernels/c sha256: 3c863a1905cbbafdd4a5b5e8ff3be8df69e54f16130aecc567ba85bf8e266277
 // The AVX2 + BMI2 + FMA build of bitcos_gemm.c (vpmaddubsw; target pragma,
 // GCC only), under other names.
 #pragma GCC optimize("fp-contract=off")

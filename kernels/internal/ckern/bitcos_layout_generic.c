@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: e8f2b7b2f79414225477c1d40cede804e3459d1b21e97afd20c1f072a6f8ff23
+// kernels/c sha256: 3c863a1905cbbafdd4a5b5e8ff3be8df69e54f16130aecc567ba85bf8e266277
 // bitcos_layout.c under other names, on the scalar build of bitcos_codes.c
 // (bitcos_codes_generic.c here) and with the portable popcount.
 #define BITCOS_LAYOUT_SWAR_POPCOUNT 1
