@@ -64,7 +64,7 @@ int bitcos_slow_pdep(int vendor, int family) {
 }
 
 static struct bitcos_choice bitcos_choose(int kernel, const char * why) {
-    struct bitcos_choice c = { kernel, bitcos_kernel_order(kernel), bitcos_kernel_name(kernel), why, 0, BITCOS_VENDOR_OTHER };
+    struct bitcos_choice c = { kernel, bitcos_kernel_order(kernel), bitcos_kernel_name(kernel), why, 0, BITCOS_VENDOR_OTHER, 0 };
     return c;
 }
 

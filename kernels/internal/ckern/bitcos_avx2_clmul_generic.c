@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: f2b7c1320a2ab6570f10d401882df0b3c87f163aa240212849fe01d0727703fe
+// kernels/c sha256: da1023978da4c58399babb9ab80ce86e377f7a84914529a016aeef49c8e93703
 // bitcos_avx2_clmul.c for the baseline ISA, under other names: its portable
 // fallback (the scalar permutation, and the kernel as a call to tq2order).
 #pragma GCC optimize("fp-contract=off")

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: f2b7c1320a2ab6570f10d401882df0b3c87f163aa240212849fe01d0727703fe
+// kernels/c sha256: da1023978da4c58399babb9ab80ce86e377f7a84914529a016aeef49c8e93703
 // bitcos_avx2_clmul.c once more with PCLMULQDQ only (two xmm clmuls per
 // register), under other names, so that the tests cover both paths.
 #pragma GCC optimize("fp-contract=off")

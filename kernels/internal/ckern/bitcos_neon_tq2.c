@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: f2b7c1320a2ab6570f10d401882df0b3c87f163aa240212849fe01d0727703fe
+// kernels/c sha256: da1023978da4c58399babb9ab80ce86e377f7a84914529a016aeef49c8e93703
 // One translation unit per kernel file (see ckern.go). On amd64 this builds
 // the portable path of the NEON file (BITCOS_NEON_TQ2_SIMD == 0): the scalar
 // ARM-order kernels; the NEON paths are tested under qemu-aarch64

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: f2b7c1320a2ab6570f10d401882df0b3c87f163aa240212849fe01d0727703fe
+// kernels/c sha256: da1023978da4c58399babb9ab80ce86e377f7a84914529a016aeef49c8e93703
 // The AVX-512 VNNI build of the converted weights' one-column kernel, its own
 // translation unit under other names (../ckern has the scalar build under
 // the real ones). VL, VNNI, F16C and FMA are pragmas (cgo rejects those

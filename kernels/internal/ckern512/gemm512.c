@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: f2b7c1320a2ab6570f10d401882df0b3c87f163aa240212849fe01d0727703fe
+// kernels/c sha256: da1023978da4c58399babb9ab80ce86e377f7a84914529a016aeef49c8e93703
 // The AVX-512 builds of bitcos_gemm.c (without and with VNNI), run by
 // ckern_gemm_drive.
 #include "../ckern/gemm_drive.h"
