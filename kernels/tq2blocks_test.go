@@ -10,30 +10,25 @@ import (
 	"github.com/gguf-bitcos/gguf-bitcos/kernels/internal/ckern512"
 )
 
-// tq2BlockKernels: the two builds of c/bitcos_tq2_0_vnni.c (the one-column
-// kernel of weights converted to TQ2_0 blocks at load), each with why it
-// cannot run here ("" when it can) and whether it is lost (the VNNI build
-// compiled as the scalar one on a CPU that has VNNI, under GCC).
-func tq2BlockKernels() []struct {
-	name string
-	run  func(k int, x []byte, y []BlockQ8K) float32
-	why  string
-	lost bool
-} {
-	type kern = struct {
-		name string
-		run  func(k int, x []byte, y []BlockQ8K) float32
-		why  string
-		lost bool
-	}
-	scalar := kern{name: "tq2_0 scalar", run: func(k int, x []byte, y []BlockQ8K) float32 { return ckern.TQ2_0Dot(k, x, yPtr(y)) }}
+// tq2BlockKernel is a build of c/bitcos_tq2_0_vnni.c (the one-column kernel
+// of weights converted to TQ2_0 blocks at load): v.why says why it cannot run
+// here ("" when it can), v.lost that the VNNI build compiled as the scalar one
+// on a CPU that has VNNI, under GCC (notRun fails the test for it).
+type tq2BlockKernel struct {
+	v   cVariant
+	run func(k int, x []byte, y []BlockQ8K) float32
+}
+
+func tq2BlockKernels() []tq2BlockKernel {
+	scalar := cVariant{name: "tq2_0 scalar"}
 	if !ckern.TQ2_0DotScalarCompiled() {
 		scalar.why, scalar.lost = "the baseline build took the VNNI path", true
 	}
-	vnni := kern{name: "tq2_0 avx512_vnni", run: func(k int, x []byte, y []BlockQ8K) float32 { return ckern512.TQ2_0DotVNNI(k, x, yPtr(y)) }}
-	v := cVariant{name: vnni.name}.simd(ckern512.CompiledTQ2_0VNNI(), ckern512.CPUHasTQ2_0VNNI(), "scalar build", "AVX-512 F/BW/VL/VNNI, F16C or FMA")
-	vnni.why, vnni.lost = v.why, v.lost
-	return []kern{scalar, vnni}
+	return []tq2BlockKernel{
+		{scalar, func(k int, x []byte, y []BlockQ8K) float32 { return ckern.TQ2_0Dot(k, x, yPtr(y)) }},
+		{cVariant{name: "tq2_0 avx512_vnni"}.simd(ckern512.CompiledTQ2_0VNNI(), ckern512.CPUHasTQ2_0VNNI(), "scalar build", "AVX-512 F/BW/VL/VNNI, F16C or FMA"),
+			func(k int, x []byte, y []BlockQ8K) float32 { return ckern512.TQ2_0DotVNNI(k, x, yPtr(y)) }},
+	}
 }
 
 // TestTQ2_0BlocksMatchReference: the one-column kernel of converted weights,
@@ -48,14 +43,7 @@ func TestTQ2_0BlocksMatchReference(t *testing.T) {
 	needCgo(t)
 	rng := rand.New(rand.NewPCG(20, 66))
 	kerns := tq2BlockKernels()
-	for _, kr := range kerns {
-		switch {
-		case kr.lost:
-			t.Errorf("%s: %s: its target pragma or flag is lost", kr.name, kr.why)
-		case kr.why != "":
-			t.Logf("%s: not run: %s", kr.name, kr.why)
-		}
-	}
+	notRun(t, []cVariant{kerns[0].v, kerns[1].v})
 	checked := map[string]int{}
 	check := func(what string, m *testRows, y []BlockQ8K) {
 		blocks := make([]byte, m.rows*m.k/QK_K*66)
@@ -80,15 +68,15 @@ func TestTQ2_0BlocksMatchReference(t *testing.T) {
 				checked["tq2_0 avx512_vnni GEMV"]++
 			}
 			for _, kr := range kerns {
-				if kr.why != "" {
+				if kr.v.why != "" {
 					continue
 				}
 				got := kr.run(m.k, blocks[r*row:(r+1)*row], y)
 				if math.Float32bits(got) != math.Float32bits(want) {
-					t.Fatalf("%s %s row %d: %v (%#08x), Go TQ2_0-order reference %v (%#08x)", kr.name, what, r,
+					t.Fatalf("%s %s row %d: %v (%#08x), Go TQ2_0-order reference %v (%#08x)", kr.v.name, what, r,
 						got, math.Float32bits(got), want, math.Float32bits(want))
 				}
-				checked[kr.name]++
+				checked[kr.v.name]++
 			}
 		}
 	}
@@ -104,7 +92,7 @@ func TestTQ2_0BlocksMatchReference(t *testing.T) {
 	}
 	check("wide", makeRows(t, rng, 2560, len(zs), zs, false), randomActivations(rng, 2560, true))
 
-	if kerns[0].why == "" && kerns[1].why == "" {
+	if kerns[0].v.why == "" && kerns[1].v.why == "" {
 		for i := range 64 {
 			k := 256 * (1 + i%27)
 			x := make([]byte, k/QK_K*66)

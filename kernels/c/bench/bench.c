@@ -7,7 +7,8 @@
 // streams with a row index, 8-byte zero tail) and as TQ2_0 with the same
 // values and scales. Every kernel's result is checked against the generic
 // BITCOS kernel (bit-exact), and the generic TQ2_0 kernel must equal it too;
-// the kernels in TQ2_0's x86 float order (tq2order, avx2_tq2, avx512_tq2)
+// the kernels in TQ2_0's x86 float order (tq2order, avx2_tq2, avx512_tq2, and
+// "tq2_0 blocks vnni", bitcos_tq2_0_vnni.c on the TQ2_0 copy)
 // against bitcos_vec_dot_q8_K_tq2order, bit-exact. (The "tq2_0 avx2"
 // yardstick here is compiled with -ffp-contract=off: ggml's lanes with a
 // separate multiply and add, not the FMA that GCC emits inside llama.cpp.)
@@ -32,6 +33,7 @@
 #include "../bitcos.h"
 #include "../bitcos_tq2fast.h"
 #include "tq2_0.h"
+#include "../bitcos_layout.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint64_t rnd(void) { // splitmix64
@@ -108,7 +110,8 @@ static void make_q8K(bitcos_block_q8_K * y, int K) {
 
 typedef struct { const char * name; bitcos_vec_dot_t fn; int ok; int tq2; } bvariant; // tq2: TQ2_0 float order (checked against tq2order)
 typedef void (*tq2_fn)(int, float *, const tq2_block *, const void *);
-typedef struct { const char * name; tq2_fn fn; int exact; } tvariant;
+static void tq2_blocks_vnni(int n, float * s, const tq2_block * x, const void * y) { bitcos_tq2_0_vec_dot_q8_K_vnni(n, s, x, y); }
+typedef struct { const char * name; tq2_fn fn; int exact; int tq2; int ok; } tvariant; // tq2: TQ2_0 x86 float order
 
 static double tsc_per_cycle; // TSC ticks per core cycle
 static double tsc_hz, core_hz;
@@ -206,9 +209,11 @@ int main(int argc, char ** argv) {
         { "bitcos avx512_tq2",  bitcos_vec_dot_q8_K_avx512_tq2,  bitcos_have_avx512_tq2() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("fma"), 1 },
     };
     tvariant tv[] = {
-        { "tq2_0 generic",    tq2_vec_dot_q8_K_generic,    1 },
-        { "tq2_0 avx2",       tq2_vec_dot_q8_K_avx2,       0 },
-        { "tq2_0 avx2_exact", tq2_vec_dot_q8_K_avx2_exact, 1 },
+        { "tq2_0 generic",    tq2_vec_dot_q8_K_generic,    1, 0, 1 },
+        { "tq2_0 avx2",       tq2_vec_dot_q8_K_avx2,       0, 0, 1 },
+        { "tq2_0 avx2_exact", tq2_vec_dot_q8_K_avx2_exact, 1, 0, 1 },
+        // the one-column kernel of BITCOS weights converted to TQ2_0 blocks at load
+        { "tq2_0 blocks vnni", tq2_blocks_vnni, 1, 1, bitcos_have_tq2_0_vnni() && __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512vl") },
     };
     const int nbv = sizeof(bv) / sizeof(bv[0]), ntv = sizeof(tv) / sizeof(tv[0]);
 
@@ -237,7 +242,7 @@ int main(int argc, char ** argv) {
     for (int rep = 0; rep < 201; ++rep) {
         for (int i = 0; i < nbv + ntv; ++i) {
             const int isb = i < nbv;
-            if (isb && !bv[i].ok) continue;
+            if (isb ? !bv[i].ok : !tv[i - nbv].ok) continue;
             const int slow = isb ? (bv[i].fn == bitcos_vec_dot_q8_K_generic || bv[i].fn == bitcos_vec_dot_q8_K_avx512_twin ||
                                     bv[i].fn == bitcos_vec_dot_q8_K_tq2order)
                                  : (tv[i - nbv].fn == tq2_vec_dot_q8_K_generic);
@@ -256,16 +261,17 @@ int main(int argc, char ** argv) {
     }
     for (int i = 0; i < nbv + ntv; ++i) {
         const int isb = i < nbv;
-        if (isb && !bv[i].ok) { printf("  %-20s (not available on this CPU/build)\n", bv[i].name); continue; }
+        if (isb ? !bv[i].ok : !tv[i - nbv].ok) { printf("  %-20s (not available on this CPU/build)\n", isb ? bv[i].name : tv[i - nbv].name); continue; }
+        const int tq2 = isb ? bv[i].tq2 : tv[i - nbv].tq2;
         const double cyc = best[i] / tsc_per_cycle / iters / (K / 32);
         const double sec_per_call = best[i] / tsc_hz / iters;
         const double bytes = isb ? (double) one.bitcos_bytes : (double) one.tq2_bytes;
         const int exact = isb || tv[i - nbv].exact;
-        uint32_t rb, fb; memcpy(&rb, isb && bv[i].tq2 ? &ref_tq2 : &ref, 4); memcpy(&fb, &res[i], 4);
+        uint32_t rb, fb; memcpy(&rb, tq2 ? &ref_tq2 : &ref, 4); memcpy(&fb, &res[i], 4);
         printf("  %-20s %8.2f %8.3f %10.2f  %s\n", isb ? bv[i].name : tv[i - nbv].name, cyc,
                sec_per_call * 1e9 / (K / 32), bytes / sec_per_call / 1e9,
                rb == fb ? "bit-exact" : (exact ? "MISMATCH" : "close (lane order)"));
-        if (exact && rb != fb) { printf("    got %.9g want %.9g\n", res[i], isb && bv[i].tq2 ? ref_tq2 : ref); }
+        if (exact && rb != fb) { printf("    got %.9g want %.9g\n", res[i], tq2 ? ref_tq2 : ref); }
     }
 
     // ---- DRAM-resident: many matrices ----
@@ -280,7 +286,7 @@ int main(int argc, char ** argv) {
     printf("  %-20s %8s %8s %10s  %s\n", "kernel", "cycles", "ns", "GB/s", "result");
     for (int i = 0; i < nbv + ntv; ++i) {
         const int isb = i < nbv;
-        if (isb && !bv[i].ok) continue;
+        if (isb ? !bv[i].ok : !tv[i - nbv].ok) continue;
         if (isb && bv[i].fn == bitcos_vec_dot_q8_K_generic) continue;
         if (isb && bv[i].fn == bitcos_vec_dot_q8_K_avx512_twin) continue;
         if (isb && bv[i].fn == bitcos_vec_dot_q8_K_tq2order) continue;
@@ -294,7 +300,7 @@ int main(int argc, char ** argv) {
         const double bytes = isb ? (double) big.bitcos_bytes : (double) big.tq2_bytes;
         const int exact = isb || tv[i - nbv].exact;
         int bad = 0;
-        const float * want = isb && bv[i].tq2 ? outref_tq2 : outref;
+        const float * want = (isb ? bv[i].tq2 : tv[i - nbv].tq2) ? outref_tq2 : outref;
         for (long r = 0; r < (long) R * layers; ++r) bad += memcmp(&out[r], &want[r], 4) != 0;
         printf("  %-20s %8.2f %8.3f %10.2f  %s\n", isb ? bv[i].name : tv[i - nbv].name,
                best * 1e-9 * core_hz / n32 * nthreads, best / n32 * nthreads, bytes / best,

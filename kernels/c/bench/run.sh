@@ -5,7 +5,9 @@
 # llama.cpp patch: AVX2 files with -mavx2 -mbmi2 -mf16c, the AVX-512 file
 # with -mavx512f -mavx512bw -mbmi2 (run only when the CPU has AVX-512 F+BW),
 # the TQ2_0-order ones (bitcos_*_tq2.c) also with -mfma (their FMA is an
-# explicit intrinsic), everything with -ffp-contract=off.
+# explicit intrinsic), bitcos_tq2_0_vnni.c (TQ2_0 blocks, the load-time layout's
+# one-column kernel) with AVX-512 VL+VNNI, F16C and FMA, everything with
+# -ffp-contract=off.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 c="$here/.."
@@ -23,6 +25,7 @@ nice gcc $avx2   -mfma -c -o "$out/avx2_tq2.o" "$c/bitcos_avx2_tq2.c"
 nice gcc $avx2   -mfma -mpclmul ${CLMUL_FLAGS--mvpclmulqdq} -c -o "$out/avx2_clmul.o" "$c/bitcos_avx2_clmul.c"
 nice gcc $common -mavx512f -mavx512bw -mbmi2 -mf16c -mfma -c -o "$out/avx512_tq2.o" "$c/bitcos_avx512_tq2.c"
 nice gcc $common -mavx512f -mavx512bw -mbmi2 -mf16c -c -o "$out/avx512.o" "$c/bitcos_avx512.c"
+nice gcc $common -mavx512f -mavx512bw -mavx512vl -mavx512vnni -mf16c -mfma -c -o "$out/tq2_0_vnni.o" "$c/bitcos_tq2_0_vnni.c"
 nice gcc $avx2   -c -o "$out/tq2_0.o"   "$here/tq2_0.c"
 nice gcc $avx2   -o "$out/bench" "$here/bench.c" "$out"/*.o -lpthread -lm
 nice "$out/bench" "${1:-0.42}" "${2:-1}" "${3:-24}"
