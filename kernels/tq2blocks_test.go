@@ -54,7 +54,7 @@ func TestTQ2_0BlocksMatchReference(t *testing.T) {
 		// the VNNI build's GEMV (one cgo call for every row, as advise runs
 		// it) gives each row what the one-row call gives
 		var gemv []float32
-		if kerns[1].why == "" {
+		if kerns[1].v.why == "" {
 			gemv = make([]float32, m.rows)
 			ckern512.TQ2_0GEMVVNNI(m.k, m.rows, blocks, yPtr(y), gemv)
 		}
