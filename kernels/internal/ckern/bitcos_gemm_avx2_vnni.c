@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 3c863a1905cbbafdd4a5b5e8ff3be8df69e54f16130aecc567ba85bf8e266277
+// kernels/c sha256: bbe667e08f1761d103061894d4f1a97e04c0cae1883d70d6d1f9e7d47a144856
 // The AVX2 + AVX-VNNI build of bitcos_gemm.c (VEX vpdpbusd ymm; target
 // pragma, GCC only), under other names.
 #pragma GCC optimize("fp-contract=off")
