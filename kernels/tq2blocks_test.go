@@ -35,7 +35,8 @@ func tq2BlockKernels() []tq2BlockKernel {
 // run on the TQ2_0 blocks the format's encoder makes from a BITCOS row's
 // values and fp16 scales, returns the float32 bits of VecDotQ8KTQ2Order
 // (ggml's x86 TQ2_0 float order) on the BITCOS row, for every test shape and
-// zero density, quantized and raw activations; and on blocks of arbitrary
+// zero density, quantized and raw activations (the VNNI build also as the
+// GEMV of every row in one call, ckern512.TQ2_0GEMVVNNI); and on blocks of arbitrary
 // bytes (code 3 included, which no converted weight holds but ggml's kernel
 // multiplies as 3) both builds agree bit for bit.
 func TestTQ2_0BlocksMatchReference(t *testing.T) {
@@ -50,8 +51,22 @@ func TestTQ2_0BlocksMatchReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		row := m.k / QK_K * 66
+		// the VNNI build's GEMV (one cgo call for every row, as advise runs
+		// it) gives each row what the one-row call gives
+		var gemv []float32
+		if kerns[1].v.why == "" {
+			gemv = make([]float32, m.rows)
+			ckern512.TQ2_0GEMVVNNI(m.k, m.rows, blocks, yPtr(y), gemv)
+		}
 		for r := range m.rows {
 			want := VecDotQ8KTQ2Order(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.d32, y)
+			if gemv != nil {
+				if math.Float32bits(gemv[r]) != math.Float32bits(want) {
+					t.Fatalf("TQ2_0GEMVVNNI %s row %d: %v (%#08x), Go TQ2_0-order reference %v (%#08x)", what, r,
+						gemv[r], math.Float32bits(gemv[r]), want, math.Float32bits(want))
+				}
+				checked["tq2_0 avx512_vnni GEMV"]++
+			}
 			for _, kr := range kerns {
 				if kr.v.why != "" {
 					continue

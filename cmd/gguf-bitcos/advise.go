@@ -23,16 +23,21 @@ func adviseCmd() *cobra.Command {
 	var bufferMiB int64
 	cmd := &cobra.Command{
 		Use:   "advise [MODEL]",
-		Short: "Measure here whether BITCOS runs faster natively or as TQ2_0 blocks decoded at load, beside the loader's rule",
-		Long: `Runs the C kernels the llama.cpp patch ships (through cgo) and the TQ2_0
+		Short: "Measure here whether BITCOS runs faster natively or as TQ2_0 blocks decoded at load, each against the TQ2_0 file, beside the loader's rule",
+		Long: `Runs the C kernels the llama.cpp patch ships (through cgo) and ggml's TQ2_0
 kernel on generated ternary weights (MODEL's largest matrix shapes and zero
-density, sampled, when MODEL is given; else the 2B shapes at z = 0.42) and
-prints per thread count: the streaming-read bandwidth, the two-term roofline
-prediction T = max(bytes / bandwidth, compute) per 32 weights (DESIGN.md §1),
-the measured GEMV ratio (BITCOS and TQ2_0 alternated over a stack of
-matrices larger than the last-level cache), which layout wins and by how
-much, and what the loader's rule (kernels/c/bitcos_select.h) chooses here.
-Timings are medians of repeats after a warm-up, min and max beside them.`,
+density, sampled, when MODEL is given; else the 2B shapes at z = 0.42): the
+native layout (the BITCOS kernel the rule picks), the tq2_0 layout (TQ2_0
+blocks made at load, with the kernel the loader runs for them: the AVX-512
+VNNI one, bitcos_tq2_0_vnni.c, in a native build on a VNNI CPU, else
+ggml's) and the TQ2_0 file in stock llama.cpp (ggml's kernel), and prints per
+thread count: the streaming-read bandwidth, the two-term roofline prediction
+T = max(bytes / bandwidth, compute) per 32 weights (DESIGN.md §1), the
+measured GEMV (the three alternated over a stack of matrices larger than the
+last-level cache), each layout's speed relative to the TQ2_0 file, which
+layout wins and by how much, and what the loader's rule
+(kernels/c/bitcos_select.h) chooses here. Timings are medians of repeats
+after a warm-up, min and max beside them.`,
 		Args: rangeArgs(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := advise.Options{Budget: budget, Kernel: kernel, Build: bld, ReadBytes: bufferMiB << 20, StackBytes: bufferMiB << 20}
@@ -104,6 +109,9 @@ func printAdvice(r *advise.Result) {
 		c.LogicalCores, units.Bytes(int64(c.L3Bytes)), strings.Join(c.Features, " "))
 	fmt.Fprintf(stdout, "build %s: kernels compiled and runnable here: %s\n", r.Build, strings.Join(r.BuiltKernels, " "))
 	fmt.Fprintf(stdout, "loader's rule (kernels/c/bitcos_select.h): kernel %s (%s); layout %s (%s)\n", r.Rule.Kernel, r.Rule.KernelWhy, r.Rule.Layout, r.Rule.LayoutWhy)
+	for _, k := range r.Kernels {
+		fmt.Fprintf(stdout, "  %s runs %s (%s)\n", roleNames(k.Roles), k.Name, k.Build)
+	}
 	scales := "fp16 per 256"
 	if !r.FP16Scales {
 		scales = "one f32 per tensor"
@@ -121,19 +129,29 @@ func printAdvice(r *advise.Result) {
 				fmt.Fprintln(stdout)
 			}
 			if i == 0 || cr.Threads != k.Compute[i-1].Threads {
-				fmt.Fprintf(stdout, "  %s [%s, %s], %d thread(s):", k.Name, k.Layout, k.Build, cr.Threads)
+				fmt.Fprintf(stdout, "  %s [%s], %d thread(s):", k.Name, roleNames(k.Roles), cr.Threads)
 			}
 			fmt.Fprintf(stdout, " %dx%d %.3f (%.3f-%.3f, %d)", cr.K, cr.Rows, cr.Ns32.Median, cr.Ns32.Min, cr.Ns32.Max, cr.Ns32.N)
 		}
 		fmt.Fprintln(stdout)
 	}
 	fmt.Fprintln(stdout, "roofline:", r.Roofline)
-	fmt.Fprintln(stdout, "ns per 32 weights are per thread; ratio = TQ2_0's time / BITCOS's (above 1: native wins)")
+	fmt.Fprintln(stdout, "ns per 32 weights are per thread; \"x file\" = the TQ2_0 file's time (ggml's TQ2_0 kernel, stock llama.cpp) / the layout's: above 1 faster than the TQ2_0 file")
+	fmt.Fprintln(stdout, "predicted (roofline):")
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "threads\tread GB/s (min-max)\tbeta/thread\tpredicted BITCOS / TQ2_0\tpredicted\tmeasured BITCOS / TQ2_0\tmeasured (min-max, rounds)\twinner\trule\t")
+	fmt.Fprintln(tw, "threads\tread GB/s (min-max)\tbeta/thread\tnative ns\ttq2_0 layout ns\tTQ2_0 file ns\tnative x file\ttq2_0 x file\twinner\t")
 	for _, t := range r.Threads {
-		p, m := t.Predicted, t.Measured
-		rs := advise.Summarize(m.Ratios)
+		p := t.Predicted
+		fmt.Fprintf(tw, "%d\t%.1f (%.1f-%.1f)\t%.2f\t%.3f %s\t%.3f %s\t%.3f %s\t%.2fx\t%.2fx\t%s\t\n",
+			t.Threads, t.ReadGBs.Median, t.ReadGBs.Min, t.ReadGBs.Max, t.Beta, p.BitcosNs32, p.BitcosBy, p.TQ2Ns32, p.TQ2By, p.FileNs32, p.FileBy,
+			p.NativeVsFile, p.TQ2VsFile, t.PredictedWinner)
+	}
+	tw.Flush()
+	fmt.Fprintln(stdout, "measured (GEMV over the stack, the three alternated round by round; x file: median of the rounds' ratios):")
+	tw = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "threads\tnative ns\ttq2_0 layout ns\tTQ2_0 file ns\tnative x file (min-max)\ttq2_0 x file (min-max)\trounds\twinner\trule\t")
+	for _, t := range r.Threads {
+		m := t.Measured
 		agree := "agrees"
 		if !t.Agrees {
 			agree = "DISAGREES: GGML_BITCOS_LAYOUT=" + m.Verdict.Winner + " runs faster here"
@@ -141,12 +159,23 @@ func printAdvice(r *advise.Result) {
 				agree = "DISAGREES (within the rounds' noise)"
 			}
 		}
-		fmt.Fprintf(tw, "%d\t%.1f (%.1f-%.1f)\t%.2f\t%.3f %s / %.3f %s\t%.2fx %s\t%.3f / %.3f\t%.2fx (%.2f-%.2f, %d)\t%s +%.0f%%\t%s %s\t\n",
-			t.Threads, t.ReadGBs.Median, t.ReadGBs.Min, t.ReadGBs.Max, t.Beta, p.BitcosNs32, p.BitcosBy, p.TQ2Ns32, p.TQ2By, p.Ratio, t.PredictedWinner,
-			m.BitcosNs32, m.TQ2Ns32, m.Verdict.Ratio, rs.Min, rs.Max, rs.N, m.Verdict.Winner, 100*m.Verdict.Margin, t.RuleLayout, agree)
+		fmt.Fprintf(tw, "%d\t%.3f\t%.3f\t%.3f\t%.2fx (%.2f-%.2f)\t%.2fx (%.2f-%.2f)\t%d\t%s +%.0f%%\t%s %s\t\n",
+			t.Threads, m.BitcosNs32, m.TQ2Ns32, m.FileNs32, m.NativeVsFile.Median, m.NativeVsFile.Min, m.NativeVsFile.Max,
+			m.TQ2VsFile.Median, m.TQ2VsFile.Min, m.TQ2VsFile.Max, len(m.Ratios), m.Verdict.Winner, 100*m.Verdict.Margin, t.RuleLayout, agree)
 	}
 	tw.Flush()
 	for _, n := range r.Notes {
 		fmt.Fprintln(stdout, "note:", n)
 	}
+}
+
+// roleNames names a kernel's roles for people: "native layout", "tq2_0
+// layout", "TQ2_0 file", joined with " = " (one kernel, two roles).
+func roleNames(roles []string) string {
+	names := map[string]string{advise.RoleNative: "native layout", advise.RoleTQ2Layout: "tq2_0 layout", advise.RoleFile: "TQ2_0 file"}
+	var ns []string
+	for _, r := range roles {
+		ns = append(ns, names[r])
+	}
+	return strings.Join(ns, " = ")
 }

@@ -34,6 +34,22 @@ func TestAdvise(t *testing.T) {
 	if len(r.Threads) != 2 || len(r.Shapes) != 2 || r.Shapes[0].K != 512 || r.Rule.Layout == "" || r.Threads[1].RuleLayout != r.Rule.Layout {
 		t.Fatalf("result %+v", r)
 	}
+	// the three roles, each once: the native layout, the tq2_0 layout, the
+	// TQ2_0 file; and each thread count's ratios to the file
+	roles := map[string]int{}
+	for _, k := range r.Kernels {
+		for _, role := range k.Roles {
+			roles[role]++
+		}
+	}
+	if roles[advise.RoleNative] != 1 || roles[advise.RoleTQ2Layout] != 1 || roles[advise.RoleFile] != 1 || len(roles) != 3 {
+		t.Errorf("roles %v in %+v", roles, r.Kernels)
+	}
+	for _, tr := range r.Threads {
+		if tr.Measured.NativeVsFile.Median <= 0 || tr.Measured.TQ2VsFile.Median <= 0 || tr.Predicted.NativeVsFile <= 0 || tr.Predicted.TQ2VsFile <= 0 {
+			t.Errorf("%d threads: no ratio to the TQ2_0 file: %+v %+v", tr.Threads, tr.Predicted, tr.Measured)
+		}
+	}
 	// a model: its shapes, z and scale kind (I2_S: one f32 per tensor, which
 	// TQ2_0 blocks cannot hold, so the rule keeps the native layout)
 	o.Reset()
@@ -52,7 +68,9 @@ func TestAdvise(t *testing.T) {
 	if code := run(append([]string{"advise", "--z", "0.3", "--build", "avx2"}, tinyAdvise...), &o, &e); code != exitOK {
 		t.Fatalf("exit %d: %s", code, e.String())
 	}
-	for _, want := range []string{"loader's rule (kernels/c/bitcos_select.h)", "z = 0.300 (flag)", "build avx2", "roofline: T = max(B / beta, gamma)", "\n1  ", "\n2  "} {
+	for _, want := range []string{"loader's rule (kernels/c/bitcos_select.h)", "z = 0.300 (flag)", "build avx2", "roofline: T = max(B / beta, gamma)", "\n1  ", "\n2  ",
+		// an AVX2 build has no tq2_0_vnni: ggml's kernel for the tq2_0 layout and the file
+		"tq2_0 layout = TQ2_0 file runs tq2_0", "predicted (roofline):", "measured (GEMV", "native x file", "tq2_0 x file"} {
 		if !strings.Contains(o.String(), want) {
 			t.Errorf("text output lacks %q:\n%s", want, o.String())
 		}

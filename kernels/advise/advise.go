@@ -82,7 +82,7 @@ func RuleFor(f ckern.Features, kernel string, fp16Scales bool) Rule {
 	}
 	c := ckern.Select(f, forced)
 	l := ckern.SelectLayout(c, fp16Scales, nil)
-	return Rule{Kernel: c.Name, KernelWhy: c.Why, KernelForced: c.Forced, Order: c.Order, Layout: l.Name, LayoutWhy: l.Why}
+	return Rule{Kernel: c.Name, KernelWhy: c.Why, KernelForced: c.Forced, Order: c.Order, Layout: l.Name, LayoutWhy: l.Why, TQ2_0VNNI: c.TQ2_0VNNI}
 }
 
 // Run measures and decides (see the package comment).
@@ -120,8 +120,22 @@ func Run(o Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the rule picks %s: %w", res.Rule.Kernel, err)
 	}
-	tq2 := tq2Kernel(hasAVX2(f))
-	res.Notes = append(res.Notes, "the TQ2_0 kernel here is gguf-bitcos' yardstick ("+tq2.Build+"), with ggml's lanes, reduction and float order, not ggml's own code: where TQ2_0 is compute-bound, ggml's build of its kernel may differ in speed (docs/BENCHMARKS.md)")
+	file := tq2Kernel(hasAVX2(f))
+	layout, err := tq2LayoutKernel(res.Rule.TQ2_0VNNI, file)
+	if err != nil {
+		return nil, err
+	}
+	// ks: the native layout's kernel, the tq2_0 layout's, then the TQ2_0
+	// file's unless the tq2_0 layout runs it (measureGEMV's convention)
+	ks := []kernel{native, layout}
+	roles := [][]string{{RoleNative}, {RoleTQ2Layout, RoleFile}}
+	if layout.Name != file.Name {
+		ks, roles = append(ks, file), [][]string{{RoleNative}, {RoleTQ2Layout}, {RoleFile}}
+		res.Notes = append(res.Notes, "the tq2_0 layout runs "+layout.Name+" ("+layout.Build+"), the kernel patch 0011 runs for one column of converted weights where the build has tq2_0_vnni; the TQ2_0 file runs ggml's kernel; both are checked bit for bit against each other on the generated rows")
+	} else {
+		res.Notes = append(res.Notes, "the tq2_0 layout runs ggml's TQ2_0 kernel here (no tq2_0_vnni in this build), as the TQ2_0 file does: one pass serves both, and the tq2_0 layout's ratio to the file is 1 by construction")
+	}
+	res.Notes = append(res.Notes, "the TQ2_0 file's kernel here is gguf-bitcos' yardstick ("+file.Build+"), with ggml's lanes, reduction and float order, not ggml's own code: where TQ2_0 is compute-bound, ggml's build of its kernel may differ in speed (docs/BENCHMARKS.md)")
 	if l3 := int64(cpuid.CPU.Cache.L3); l3 > 0 && min(o.ReadBytes, o.StackBytes) < 4*l3 {
 		res.Notes = append(res.Notes, fmt.Sprintf("the read buffer (%d MiB) or the GEMV stack (%d MiB of TQ2_0) is under 4x the L3 (%d MiB): part of it may come from cache", o.ReadBytes>>20, o.StackBytes>>20, l3>>20))
 	}
@@ -151,9 +165,14 @@ func Run(o Options) (*Result, error) {
 		if _, ok := acts[s.K]; !ok {
 			acts[s.K] = newAct(rng, s.K)
 		}
-		for _, k := range []kernel{native, tq2} {
+		for _, k := range ks {
 			if err := check(k, base[i], acts[s.K]); err != nil {
 				return nil, fmt.Errorf("results wrong before timing (a bug): %w", err)
+			}
+		}
+		if len(ks) == 3 && layout.order == file.order {
+			if err := sameBits(layout, file, base[i], acts[s.K]); err != nil {
+				return nil, fmt.Errorf("the tq2_0 layout's kernel and the TQ2_0 file's disagree (a bug): %w", err)
 			}
 		}
 		w32 := float64(s.K*s.Rows) / 32
@@ -165,7 +184,7 @@ func Run(o Options) (*Result, error) {
 	// The budget: a fifth for the read bandwidth, a sixth for the compute
 	// terms, the rest for the GEMVs; each split evenly.
 	readSlice := o.Budget / 5 / time.Duration(len(o.Threads))
-	computeSlice := o.Budget / 6 / time.Duration(2*len(acts)*len(o.Threads))
+	computeSlice := o.Budget / 6 / time.Duration(len(ks)*len(acts)*len(o.Threads))
 	gemvSlice := (o.Budget - o.Budget/5 - o.Budget/6) / time.Duration(len(o.Threads))
 
 	progress("read bandwidth (%d MiB buffer)", o.ReadBytes>>20)
@@ -190,22 +209,24 @@ func Run(o Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	// gamma[tq2][threads][K]: median ns per 32 weights per thread
-	gamma := map[bool]map[int]map[int]float64{false: {}, true: {}}
-	for _, k := range []kernel{native, tq2} {
-		kr := KernelResult{Name: k.Name, Build: k.Build, Layout: LayoutNative}
+	// gamma[kernel][threads][K]: median ns per 32 weights per thread, the
+	// kernel indexed as in ks
+	gamma := make([]map[int]map[int]float64, len(ks))
+	for i, k := range ks {
+		gamma[i] = map[int]map[int]float64{}
+		kr := KernelResult{Name: k.Name, Build: k.Build, Layout: LayoutNative, Roles: roles[i]}
 		if k.TQ2 {
 			kr.Layout = LayoutTQ2
 		}
 		for _, t := range o.Threads {
-			gamma[k.TQ2][t] = map[int]float64{}
+			gamma[i][t] = map[int]float64{}
 			for _, m := range base {
-				if _, done := gamma[k.TQ2][t][m.K]; done {
+				if _, done := gamma[i][t][m.K]; done {
 					continue
 				}
 				c := cached[m.K]
 				s := measureCompute(k, c, acts[m.K], t, computeSlice)
-				gamma[k.TQ2][t][m.K] = s.Median
+				gamma[i][t][m.K] = s.Median
 				kr.Compute = append(kr.Compute, ComputeResult{Threads: t, K: m.K, Rows: c.Rows, Ns32: s})
 			}
 		}
@@ -236,8 +257,9 @@ func Run(o Options) (*Result, error) {
 		sc := make([]ShapeCost, len(base))
 		for i, m := range base {
 			sc[i] = ShapeCost{Weights: float64(m.K * m.Rows),
-				Bitcos: Cost{Bytes32: res.Shapes[i].BitcosBytes32, Compute32: gamma[false][t][m.K]},
-				TQ2:    Cost{Bytes32: res.Shapes[i].TQ2Bytes32, Compute32: gamma[true][t][m.K]}}
+				Bitcos: Cost{Bytes32: res.Shapes[i].BitcosBytes32, Compute32: gamma[0][t][m.K]},
+				TQ2:    Cost{Bytes32: res.Shapes[i].TQ2Bytes32, Compute32: gamma[1][t][m.K]},
+				File:   Cost{Bytes32: res.Shapes[i].TQ2Bytes32, Compute32: gamma[len(ks)-1][t][m.K]}}
 		}
 		return sc
 	}
@@ -249,9 +271,10 @@ func Run(o Options) (*Result, error) {
 		tr := ThreadResult{Threads: t, ReadGBs: reads[i], Beta: reads[i].Median / float64(t), RuleLayout: res.Rule.Layout}
 		tr.Predicted = Predict(shapeCosts(t), tr.Beta)
 		tr.PredictedWinner = Winner(tr.Predicted.Ratio)
-		tr.Measured = measureGEMV(native, tq2, stack, acts, out, t, counters, gemvSlice)
+		tr.Measured = measureGEMV(ks, stack, acts, out, t, counters, gemvSlice)
 		tr.Measured.BitcosNs32 = tr.Measured.BitcosMs.Median * 1e6 * float64(t) / w32
 		tr.Measured.TQ2Ns32 = tr.Measured.TQ2Ms.Median * 1e6 * float64(t) / w32
+		tr.Measured.FileNs32 = tr.Measured.FileMs.Median * 1e6 * float64(t) / w32
 		tr.Agrees = tr.Measured.Verdict.Winner == res.Rule.Layout
 		res.Threads = append(res.Threads, tr)
 	}

@@ -114,10 +114,28 @@ func TestSmoke(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Rule.Kernel == "" || r.Rule.Layout == "" || len(r.Kernels) != 2 || r.Kernels[0].Name != r.Rule.Kernel ||
+			if r.Rule.Kernel == "" || r.Rule.Layout == "" || r.Kernels[0].Name != r.Rule.Kernel ||
 				r.Kernels[0].Layout != LayoutNative || r.Kernels[1].Layout != LayoutTQ2 {
 				t.Fatalf("rule %+v, kernels %+v", r.Rule, r.Kernels)
 			}
+			// the kernels and their roles: with tq2_0_vnni three (the VNNI
+			// kernel for the tq2_0 layout, ggml's for the file), else two
+			// (ggml's for both)
+			wantRoles := [][]string{{RoleNative}, {RoleTQ2Layout, RoleFile}}
+			wantNames := []string{r.Rule.Kernel, "tq2_0"}
+			if r.Rule.TQ2_0VNNI {
+				wantRoles = [][]string{{RoleNative}, {RoleTQ2Layout}, {RoleFile}}
+				wantNames = []string{r.Rule.Kernel, "tq2_0_vnni", "tq2_0"}
+			}
+			if len(r.Kernels) != len(wantNames) {
+				t.Fatalf("tq2_0_vnni %v: kernels %+v", r.Rule.TQ2_0VNNI, r.Kernels)
+			}
+			for i, k := range r.Kernels {
+				if k.Name != wantNames[i] || !slices.Equal(k.Roles, wantRoles[i]) || (i > 0) != (k.Layout == LayoutTQ2) {
+					t.Errorf("kernel %d: %s %v %s, want %s %v", i, k.Name, k.Roles, k.Layout, wantNames[i], wantRoles[i])
+				}
+			}
+			file := r.Kernels[len(r.Kernels)-1]
 			for _, k := range r.Kernels {
 				var got []ComputeResult
 				for _, c := range k.Compute {
@@ -139,16 +157,24 @@ func TestSmoke(t *testing.T) {
 			for _, tr := range r.Threads {
 				m := tr.Measured
 				if tr.ReadGBs.N < 3 || tr.Beta != tr.ReadGBs.Median/float64(tr.Threads) || len(m.Ratios) != m.BitcosMs.N || m.TQ2Ms.N != m.BitcosMs.N ||
+					m.FileMs.N != m.BitcosMs.N || m.NativeVsFile.N != m.BitcosMs.N || m.TQ2VsFile.N != m.BitcosMs.N ||
 					m.BitcosMs.N < 3 || m.BitcosMs.N%2 == 0 {
 					t.Errorf("%d threads: %+v", tr.Threads, tr)
+				}
+				// one pass serves the tq2_0 layout and the file when they run
+				// one kernel: ratio 1 exactly, predicted and measured
+				if !r.Rule.TQ2_0VNNI && (m.FileMs != m.TQ2Ms || m.TQ2VsFile != (Summary{1, 1, 1, m.BitcosMs.N}) || tr.Predicted.TQ2VsFile != 1) {
+					t.Errorf("%d threads, ggml's kernel for both: tq2_0 %+v, file %+v, vs file %+v, predicted %v", tr.Threads, m.TQ2Ms, m.FileMs, m.TQ2VsFile, tr.Predicted.TQ2VsFile)
 				}
 				if tr.RuleLayout != r.Rule.Layout || tr.Agrees != (m.Verdict.Winner == r.Rule.Layout) || m.Verdict != Decide(m.Ratios) ||
 					tr.PredictedWinner != Winner(tr.Predicted.Ratio) {
 					t.Errorf("%d threads: rule %s, verdict %+v, agrees %v", tr.Threads, tr.RuleLayout, m.Verdict, tr.Agrees)
 				}
 				w32 := float64(r.Stack.Weights) / 32
-				if !near(m.BitcosNs32, m.BitcosMs.Median*1e6*float64(tr.Threads)/w32) || !near(m.TQ2Ns32, m.TQ2Ms.Median*1e6*float64(tr.Threads)/w32) {
-					t.Errorf("%d threads: per-thread ns/32 %v, %v from medians %v, %v ms", tr.Threads, m.BitcosNs32, m.TQ2Ns32, m.BitcosMs.Median, m.TQ2Ms.Median)
+				if !near(m.BitcosNs32, m.BitcosMs.Median*1e6*float64(tr.Threads)/w32) || !near(m.TQ2Ns32, m.TQ2Ms.Median*1e6*float64(tr.Threads)/w32) ||
+					!near(m.FileNs32, m.FileMs.Median*1e6*float64(tr.Threads)/w32) {
+					t.Errorf("%d threads: per-thread ns/32 %v, %v, %v from medians %v, %v, %v ms", tr.Threads, m.BitcosNs32, m.TQ2Ns32, m.FileNs32,
+						m.BitcosMs.Median, m.TQ2Ms.Median, m.FileMs.Median)
 				}
 				// the prediction is the roofline of the printed figures: each
 				// shape's bytes and its K's compute term, the printed beta
@@ -164,7 +190,7 @@ func TestSmoke(t *testing.T) {
 						return 0
 					}
 					sc = append(sc, ShapeCost{Weights: float64(s.K * s.Rows),
-						Bitcos: Cost{s.BitcosBytes32, gamma(r.Kernels[0])}, TQ2: Cost{s.TQ2Bytes32, gamma(r.Kernels[1])}})
+						Bitcos: Cost{s.BitcosBytes32, gamma(r.Kernels[0])}, TQ2: Cost{s.TQ2Bytes32, gamma(r.Kernels[1])}, File: Cost{s.TQ2Bytes32, gamma(file)}})
 				}
 				if p := Predict(sc, tr.Beta); p != tr.Predicted {
 					t.Errorf("%d threads: printed prediction %+v, the roofline of the printed figures %+v", tr.Threads, tr.Predicted, p)
@@ -224,7 +250,9 @@ func TestJSONShape(t *testing.T) {
 		}
 	}
 	for _, k := range []string{"cpu", "rule", "layout", "kernel", "threads", "read_gb_per_s", "beta_gb_per_s_per_thread", "predicted",
-		"measured", "ratios", "verdict", "winner", "agrees", "rule_layout", "ns_per_32", "median", "min", "zero_density", "shapes", "roofline"} {
+		"measured", "ratios", "verdict", "winner", "agrees", "rule_layout", "ns_per_32", "median", "min", "zero_density", "shapes", "roofline",
+		"tq2_0_vnni", "roles", "tq2_0_file_ms", "tq2_0_file_ns_per_32", "tq2_0_file_bound", "native_vs_file", "tq2_0_vs_file",
+		"bitcos_ms", "tq2_0_ms", "bitcos_ns_per_32", "tq2_0_ns_per_32", "bitcos_bound", "tq2_0_bound", "ratio"} {
 		if !keys[k] {
 			t.Errorf("no key %q in %s", k, raw)
 		}
@@ -233,7 +261,8 @@ func TestJSONShape(t *testing.T) {
 
 // TestCheckCatchesWrongResults: the check before timing fails when a
 // kernel reads other rows than the reference does (here: another matrix of
-// the same shape), for the native kernel and for TQ2_0.
+// the same shape), for the native kernel, the tq2_0 layout's and the TQ2_0
+// file's.
 func TestCheckCatchesWrongResults(t *testing.T) {
 	needCgo(t)
 	f, _ := Features(BuildNative)
@@ -243,7 +272,12 @@ func TestCheckCatchesWrongResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, k := range []kernel{native, tq2Kernel(hasAVX2(f))} {
+	file := tq2Kernel(hasAVX2(f))
+	layout, err := tq2LayoutKernel(rule.TQ2_0VNNI, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []kernel{native, layout, file} {
 		m, err1 := genMatrix(rng, Shape{512, 8}, 0.42, true)
 		other, err2 := genMatrix(rng, Shape{512, 8}, 0.42, true)
 		if err1 != nil || err2 != nil {

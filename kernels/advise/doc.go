@@ -1,9 +1,17 @@
 // Package advise measures, on the machine it runs on, whether BITCOS weights
 // are multiplied faster in their own layout (the BITCOS kernel that
-// bitcos_select picks) or decoded at load into TQ2_0 blocks and multiplied by
-// the TQ2_0 kernel, and sets that against the loader's rule
-// (bitcos_select_layout, kernels/c/bitcos_select.h, where the rule is written
-// down once). It backs `gguf-bitcos advise`.
+// bitcos_select picks) or decoded at load into TQ2_0 blocks (the tq2_0
+// layout, multiplied by the kernel the loader runs for them), each against
+// the TQ2_0 file in stock llama.cpp (ggml's TQ2_0 kernel: the yardstick),
+// and sets that against the loader's rule (bitcos_select_layout,
+// kernels/c/bitcos_select.h, where the rule is written down once). It backs
+// `gguf-bitcos advise`.
+//
+// The tq2_0 layout's kernel is bitcos_tq2_0_vec_dot_q8_K_vnni
+// (kernels/c/bitcos_tq2_0_vnni.c, bit-identical to ggml's x86 TQ2_0 kernel)
+// where the rule's choice carries tq2_0_vnni (a native build on a CPU with
+// AVX-512 VNNI), as patch 0011 runs it for one column; else ggml's kernel,
+// the file's, and then one measurement serves both.
 //
 // It runs the C kernels of kernels/c through the cgo shims of
 // kernels/internal/ckern (and ckern512 for AVX-512), and the TQ2_0 yardstick
@@ -16,13 +24,15 @@
 //     thread count with that many threads running it: the compute term;
 //   - a GEMV over a stack of model-shaped matrices larger than the last-level
 //     cache, every matrix's rows split between the threads as ggml's
-//     mul_mat splits them, BITCOS and TQ2_0 alternated round by round.
+//     mul_mat splits them, the native layout, the tq2_0 layout and the TQ2_0
+//     file alternated round by round.
 //
 // and prints per thread count the two-term roofline of DESIGN.md §1,
 // T = max(B / β, γ) per 32 weights (B bytes read, β one thread's share of
 // the read bandwidth, γ the compute term), as a prediction, beside the
-// measured GEMV ratio. Every timing is a median over repeats after a
-// warm-up, with the minimum reported beside it as the noise.
+// measured GEMV: each layout's speed relative to the TQ2_0 file, and which
+// layout wins. Every timing is a median over repeats after a warm-up, with
+// the minimum reported beside it as the noise.
 //
 // Without cgo the package compiles and Run returns ErrNeedsCgo.
 package advise

@@ -15,10 +15,11 @@ import (
 // branches, and the scalar kernels then ran 5x faster than on distinct rows.)
 type gemvFunc func(m *matrix, r0, r1 int, y unsafe.Pointer, out []float32)
 
-// kernel is one measured kernel: a BITCOS kernel of bitcos_select, or the
-// TQ2_0 yardstick.
+// kernel is one measured kernel: a BITCOS kernel of bitcos_select, the
+// TQ2_0 yardstick (ggml's kernel, for the TQ2_0 file and, without the VNNI
+// kernel, for the tq2_0 layout), or the VNNI kernel of TQ2_0 blocks.
 type kernel struct {
-	Name  string // bitcos_kernel_name, or the yardstick's name
+	Name  string // bitcos_kernel_name, "tq2_0" (the yardstick) or "tq2_0_vnni"
 	Build string // which build of its file runs (VNNI, VPCLMULQDQ...)
 	TQ2   bool   // reads m's TQ2_0 blocks
 	// order is the float order (enum bitcos_order) whose Go reference the
@@ -128,4 +129,25 @@ func tq2Kernel(avx2 bool) kernel {
 		k.Build, k.order, k.run = "generic, kernels/c/bench/tq2_0.c", orderExact, tq(ckern.TQ2Generic)
 	}
 	return k
+}
+
+// tq2LayoutKernel is the kernel the loader runs for one column of weights it
+// converted to TQ2_0 blocks at load (patch 0011, the tq2_0 layout):
+// bitcos_tq2_0_vec_dot_q8_K_vnni (kernels/c/bitcos_tq2_0_vnni.c) where the
+// rule's choice carries tq2_0_vnni (the build compiled its AVX-512 VNNI path:
+// a native build on a CPU with AVX-512 VNNI), else ggml's TQ2_0 kernel, which
+// is file, the TQ2_0 file's kernel, returned as it is (callers tell the two
+// cases apart by name). The VNNI kernel is bit-identical to ggml's x86 TQ2_0
+// kernel: its float order is TQ2_0's.
+func tq2LayoutKernel(vnni bool, file kernel) (kernel, error) {
+	if !vnni {
+		return file, nil
+	}
+	if !ckern512.UsableTQ2_0VNNI() {
+		return kernel{}, fmt.Errorf("the rule counts on the VNNI TQ2_0 kernel (tq2_0_vnni), which this cgo build or CPU cannot run")
+	}
+	return kernel{Name: "tq2_0_vnni", Build: "AVX512-VNNI, kernels/c/bitcos_tq2_0_vnni.c", TQ2: true, order: orderTQ2X86,
+		run: func(m *matrix, r0, r1 int, y unsafe.Pointer, out []float32) {
+			ckern512.TQ2_0GEMVVNNI(m.K, r1-r0, m.tq2[r0*(m.K/256)*66:], y, out[r0:])
+		}}, nil
 }

@@ -1,12 +1,9 @@
 package advise
 
 import (
-	"fmt"
 	"math"
 	"sync/atomic"
 	"time"
-
-	"github.com/gguf-bitcos/gguf-bitcos/kernels"
 )
 
 // readBuffer is the streaming-read buffer: written once, so that every page
@@ -120,77 +117,47 @@ func measureCompute(k kernel, m *matrix, y act, nth int, slice time.Duration) Su
 	return Summarize(ns)
 }
 
-// check runs k on the first rows of m and compares with the Go reference
-// of its float order, bit for bit (a BITCOS kernel on m's BITCOS rows, a
-// TQ2_0 kernel on the same values with the TQ2_0 blocks' scales), or, for
-// the -O2 TQ2_0 build (orderNone), within a bound of the exact sums. It
-// catches a kernel that ran on the wrong data; the kernels' own tests check
-// their exactness.
-func check(k kernel, m *matrix, y act) error {
-	rows := min(m.Rows, 4)
-	out := make([]float32, rows)
-	k.run(m, 0, rows, y.ptr, out)
-	for r := range rows {
-		bm := m.bitmap[r*m.K/8 : (r+1)*m.K/8]
-		sg := m.signs[m.off[r]:]
-		var d16 []uint16
-		d32 := m.d32
-		if k.TQ2 {
-			d16, d32 = m.tqd16[r*m.K/256:(r+1)*m.K/256], 0
-		} else if m.d16 != nil {
-			d16 = m.d16[r*m.K/256 : (r+1)*m.K/256]
-		}
-		var want float32
-		switch k.order {
-		case orderExact, orderNone:
-			want = kernels.VecDotQ8K(bm, sg, d16, d32, y.y)
-		case orderTQ2X86:
-			want = kernels.VecDotQ8KTQ2Order(bm, sg, d16, d32, y.y)
-		case orderTQ2ARM:
-			want = kernels.VecDotQ8KTQ2ARMOrder(bm, sg, d16, d32, y.y)
-		default:
-			return fmt.Errorf("%s: unknown float order %d", k.Name, k.order)
-		}
-		if k.order == orderNone {
-			bound := 0.0
-			for b := range m.K / 256 {
-				bound += math.Abs(float64(y.y[b].D)) * 256 * 127 * 0.016 // |scale| < 2^-6
+// measureGEMV alternates passes over the stack of the kernels ks: ks[0]
+// the native layout's, ks[1] the tq2_0 layout's, and ks[2], when there is
+// one, the TQ2_0 file's (else ks[1] is also the file's, measured once).
+// Even rounds run them in that order, odd ones the other way round (over
+// two rounds a linear drift of the machine's speed then weighs the same on
+// each), after one warm-up pass of each. Every ratio is of two passes of
+// one round.
+func measureGEMV(ks []kernel, stack []*matrix, acts map[int]act, out []float32, nth int, counters []atomic.Int64, slice time.Duration) Measured {
+	pass := func(k kernel) time.Duration { return gemvPass(k, stack, acts, out, nth, counters) }
+	var one time.Duration
+	for _, k := range ks {
+		one += pass(k)
+	}
+	n := repeats(slice, one, 3, 31)
+	ms := make([][]float64, len(ks)) // ms[kernel][round]
+	for i := range ms {
+		ms[i] = make([]float64, n)
+	}
+	for r := range n {
+		for j := range ks {
+			i := j
+			if r%2 == 1 {
+				i = len(ks) - 1 - j
 			}
-			if math.Abs(float64(out[r])-float64(want)) > 1e-5*bound {
-				return fmt.Errorf("%s row %d of %v: %g, reference %g", k.Name, r, m.Shape, out[r], want)
-			}
-		} else if math.Float32bits(out[r]) != math.Float32bits(want) {
-			return fmt.Errorf("%s row %d of %v: %g, reference %g (not bit-identical)", k.Name, r, m.Shape, out[r], want)
+			ms[i][r] = float64(pass(ks[i]).Nanoseconds()) / 1e6
 		}
 	}
-	return nil
+	return fromRounds(ms)
 }
 
-// The C enum bitcos_order.
-const (
-	orderExact  = 0
-	orderTQ2X86 = 1
-	orderTQ2ARM = 2
-	orderNone   = -1 // no Go reference of its order: checked within a bound
-)
-
-// measureGEMV alternates passes over the stack, BITCOS then TQ2_0 in even
-// rounds and the other way round in odd ones (a drift of the machine's
-// speed then weighs on both), after one warm-up pass of each.
-func measureGEMV(native, tq2 kernel, stack []*matrix, acts map[int]act, out []float32, nth int, counters []atomic.Int64, slice time.Duration) Measured {
-	pass := func(k kernel) time.Duration { return gemvPass(k, stack, acts, out, nth, counters) }
-	one := pass(native) + pass(tq2)
-	n := repeats(slice, one, 3, 31)
-	bc, tq, ratios := make([]float64, n), make([]float64, n), make([]float64, n)
+// fromRounds is the Measured of the pass times ms[kernel][round] (ms, kernels
+// as in measureGEMV): each kernel's summary, and the per-round ratios with
+// their summaries. The per-thread ns per 32 weights are left to the caller.
+func fromRounds(ms [][]float64) Measured {
+	file, n := len(ms)-1, len(ms[0])
+	ratios, nat, tq := make([]float64, n), make([]float64, n), make([]float64, n)
 	for r := range n {
-		var b, t time.Duration
-		if r%2 == 0 {
-			b, t = pass(native), pass(tq2)
-		} else {
-			t, b = pass(tq2), pass(native)
-		}
-		bc[r], tq[r] = float64(b.Nanoseconds())/1e6, float64(t.Nanoseconds())/1e6
-		ratios[r] = tq[r] / bc[r]
+		ratios[r] = ms[1][r] / ms[0][r]
+		nat[r] = ms[file][r] / ms[0][r]
+		tq[r] = ms[file][r] / ms[1][r]
 	}
-	return Measured{BitcosMs: Summarize(bc), TQ2Ms: Summarize(tq), Ratios: ratios, Verdict: Decide(ratios)}
+	return Measured{BitcosMs: Summarize(ms[0]), TQ2Ms: Summarize(ms[1]), FileMs: Summarize(ms[file]), Ratios: ratios,
+		NativeVsFile: Summarize(nat), TQ2VsFile: Summarize(tq), Verdict: Decide(ratios)}
 }

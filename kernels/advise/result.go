@@ -16,11 +16,14 @@ type Result struct {
 	FP16Scales bool        `json:"fp16_scales"`         // one fp16 scale per 256 weights (else a per-tensor f32)
 	Shapes     []ShapeInfo `json:"shapes"`
 
-	Roofline        string         `json:"roofline"`
-	ReadBufferBytes int64          `json:"read_buffer_bytes"`
-	Stack           StackInfo      `json:"stack"`
-	Kernels         []KernelResult `json:"kernels"` // the native kernel, then TQ2_0's
-	Threads         []ThreadResult `json:"threads"`
+	Roofline        string    `json:"roofline"`
+	ReadBufferBytes int64     `json:"read_buffer_bytes"`
+	Stack           StackInfo `json:"stack"`
+	// Kernels: the native layout's kernel, the tq2_0 layout's, then the
+	// TQ2_0 file's (ggml's) when it is not the tq2_0 layout's; Roles says
+	// which is which.
+	Kernels []KernelResult `json:"kernels"`
+	Threads []ThreadResult `json:"threads"`
 
 	BudgetSeconds  float64  `json:"budget_seconds"`
 	ElapsedSeconds float64  `json:"elapsed_seconds"`
@@ -47,6 +50,9 @@ type Rule struct {
 	Order        int    `json:"order"` // enum bitcos_order
 	Layout       string `json:"layout"`
 	LayoutWhy    string `json:"layout_why"`
+	// TQ2_0VNNI: the choice carries tq2_0_vnni (bitcos_choice): weights in
+	// the tq2_0 layout run bitcos_tq2_0_vec_dot_q8_K_vnni, not ggml's kernel.
+	TQ2_0VNNI bool `json:"tq2_0_vnni"`
 }
 
 // ShapeInfo is one matrix shape of the model, with its bytes per 32
@@ -66,11 +72,21 @@ type StackInfo struct {
 	TQ2Bytes    int64 `json:"tq2_0_bytes"`
 }
 
+// Roles of a measured kernel.
+const (
+	RoleNative    = "native"     // the native layout's kernel (bitcos_select's)
+	RoleTQ2Layout = "tq2_0"      // the tq2_0 layout's (what patch 0011 runs for converted weights)
+	RoleFile      = "tq2_0_file" // the TQ2_0 file's in stock llama.cpp (ggml's kernel): the yardstick
+)
+
 // KernelResult is one kernel's compute term per shape.
 type KernelResult struct {
 	Name   string `json:"name"`
 	Build  string `json:"build,omitempty"`
-	Layout string `json:"layout"` // the layout it multiplies: LayoutNative or LayoutTQ2
+	Layout string `json:"layout"` // the layout it multiplies: LayoutNative or LayoutTQ2 (TQ2_0 blocks)
+	// Roles: RoleNative, or RoleTQ2Layout and/or RoleFile (both when the
+	// tq2_0 layout runs ggml's kernel: one kernel, measured once).
+	Roles []string `json:"roles"`
 	// Compute: ns per 32 weights with the data in cache, per thread count
 	// and distinct K.
 	Compute []ComputeResult `json:"compute"`
@@ -102,14 +118,25 @@ type ThreadResult struct {
 	Agrees     bool   `json:"agrees"`
 }
 
-// Measured is the GEMV over the stack, BITCOS and TQ2_0 alternated.
+// Measured is the GEMV over the stack: the native layout, the tq2_0 layout
+// and the TQ2_0 file alternated ("tq2_0" is the tq2_0 layout; where it runs
+// ggml's kernel, one pass per round serves it and the file, and its ratio to
+// the file is 1).
 type Measured struct {
 	BitcosMs Summary `json:"bitcos_ms"` // one pass over the stack
 	TQ2Ms    Summary `json:"tq2_0_ms"`
+	FileMs   Summary `json:"tq2_0_file_ms"`
 	// Per thread: median pass time x threads / (weights / 32), comparable
 	// with the prediction.
-	BitcosNs32 float64   `json:"bitcos_ns_per_32"`
-	TQ2Ns32    float64   `json:"tq2_0_ns_per_32"`
-	Ratios     []float64 `json:"ratios"` // per round, TQ2_0's time over BITCOS's
-	Verdict    Verdict   `json:"verdict"`
+	BitcosNs32 float64 `json:"bitcos_ns_per_32"`
+	TQ2Ns32    float64 `json:"tq2_0_ns_per_32"`
+	FileNs32   float64 `json:"tq2_0_file_ns_per_32"`
+	// Ratios: per round, the tq2_0 layout's time over the native layout's
+	// (the verdict's).
+	Ratios []float64 `json:"ratios"`
+	// NativeVsFile and TQ2VsFile: per round, the TQ2_0 file's time over each
+	// layout's (above 1: faster than stock llama.cpp on the TQ2_0 file).
+	NativeVsFile Summary `json:"native_vs_file"`
+	TQ2VsFile    Summary `json:"tq2_0_vs_file"`
+	Verdict      Verdict `json:"verdict"`
 }

@@ -23,20 +23,32 @@ func (c Cost) Time32(beta float64) (ns float64, memoryBound bool) {
 }
 
 // ShapeCost is one matrix shape of the model: its share of the weights and
-// the costs of both layouts on it.
+// the costs of the three ways of running it: the native layout (BITCOS's
+// kernel), the tq2_0 layout (TQ2_0 blocks made at load, with the kernel the
+// loader runs for them) and the TQ2_0 file (ggml's kernel: the yardstick).
+// File is TQ2 where the tq2_0 layout runs ggml's kernel.
 type ShapeCost struct {
-	Weights     float64
-	Bitcos, TQ2 Cost
+	Weights           float64
+	Bitcos, TQ2, File Cost
 }
 
-// Prediction is the roofline's answer at one thread count.
+// Prediction is the roofline's answer at one thread count. "tq2_0" is the
+// tq2_0 layout, "tq2_0_file" the TQ2_0 file in stock llama.cpp.
 type Prediction struct {
 	BitcosNs32 float64 `json:"bitcos_ns_per_32"` // weighted over the shapes
 	TQ2Ns32    float64 `json:"tq2_0_ns_per_32"`
+	FileNs32   float64 `json:"tq2_0_file_ns_per_32"`
 	BitcosBy   string  `json:"bitcos_bound"` // "memory", "compute" or "mixed" (shapes differ)
 	TQ2By      string  `json:"tq2_0_bound"`
-	// Ratio is TQ2_0's time over BITCOS's: above 1 the native layout wins.
+	FileBy     string  `json:"tq2_0_file_bound"`
+	// Ratio is the tq2_0 layout's time over the native layout's: above 1
+	// the native layout wins.
 	Ratio float64 `json:"ratio"`
+	// NativeVsFile and TQ2VsFile are the TQ2_0 file's time over each
+	// layout's: each layout's speed relative to the TQ2_0 file (above 1:
+	// faster than the file).
+	NativeVsFile float64 `json:"native_vs_file"`
+	TQ2VsFile    float64 `json:"tq2_0_vs_file"`
 }
 
 // Predict applies the roofline to every shape at β bytes per ns per thread
@@ -45,24 +57,32 @@ type Prediction struct {
 func Predict(shapes []ShapeCost, beta float64) Prediction {
 	var p Prediction
 	var total float64
-	var bcMem, tqMem int
+	var bcMem, tqMem, fMem int
 	for _, s := range shapes {
 		tb, mb := s.Bitcos.Time32(beta)
 		tt, mt := s.TQ2.Time32(beta)
+		tf, mf := s.File.Time32(beta)
 		p.BitcosNs32 += s.Weights * tb
 		p.TQ2Ns32 += s.Weights * tt
+		p.FileNs32 += s.Weights * tf
 		total += s.Weights
 		bcMem += b2i(mb)
 		tqMem += b2i(mt)
+		fMem += b2i(mf)
 	}
 	if total > 0 {
 		p.BitcosNs32 /= total
 		p.TQ2Ns32 /= total
+		p.FileNs32 /= total
 	}
 	if p.BitcosNs32 > 0 {
 		p.Ratio = p.TQ2Ns32 / p.BitcosNs32
+		p.NativeVsFile = p.FileNs32 / p.BitcosNs32
 	}
-	p.BitcosBy, p.TQ2By = bound(bcMem, len(shapes)), bound(tqMem, len(shapes))
+	if p.TQ2Ns32 > 0 {
+		p.TQ2VsFile = p.FileNs32 / p.TQ2Ns32
+	}
+	p.BitcosBy, p.TQ2By, p.FileBy = bound(bcMem, len(shapes)), bound(tqMem, len(shapes)), bound(fMem, len(shapes))
 	return p
 }
 
@@ -96,7 +116,8 @@ func BitcosBytes32(z float64, fp16Scales bool) float64 {
 	return b
 }
 
-// TQ2Bytes32 is TQ2_0's bytes per 32 weights: 66 per 256.
+// TQ2Bytes32 is TQ2_0's bytes per 32 weights: 66 per 256 (the tq2_0
+// layout's and the TQ2_0 file's).
 const TQ2Bytes32 = 66.0 / 8
 
 // Layouts, as bitcos_layout_name spells them.
@@ -105,10 +126,11 @@ const (
 	LayoutTQ2    = "tq2_0"
 )
 
-// Verdict is what the measured rounds say.
+// Verdict is what the measured rounds say about the two layouts (the
+// TQ2_0 file is not a layout the loader can pick: it is the yardstick).
 type Verdict struct {
 	Winner string  `json:"winner"` // LayoutNative or LayoutTQ2
-	Ratio  float64 `json:"ratio"`  // median over rounds of TQ2_0's time over BITCOS's
+	Ratio  float64 `json:"ratio"`  // median over rounds of the tq2_0 layout's time over the native layout's
 	// Margin is how much faster the winner is: 0.10 means 1.10x.
 	Margin float64 `json:"margin"`
 	// Clear: every round's ratio is on the winner's side of 1 (the noise
@@ -116,8 +138,8 @@ type Verdict struct {
 	Clear bool `json:"clear"`
 }
 
-// Decide takes the per-round ratios (TQ2_0's time over BITCOS's, measured
-// in the same round) and names the faster layout by their median; at
+// Decide takes the per-round ratios (the tq2_0 layout's time over the
+// native layout's, measured in the same round) and names the faster layout by their median; at
 // exactly 1 the native layout wins (same speed, less memory).
 func Decide(ratios []float64) Verdict {
 	if len(ratios) == 0 {

@@ -31,33 +31,49 @@ func TestTime32(t *testing.T) {
 }
 
 // TestPredict: per shape max(B/β, γ), weighted by weights; the ratio is
-// TQ2_0's time over BITCOS's; the bound names which term won.
+// the tq2_0 layout's time over the native layout's, the vs-file ratios the
+// TQ2_0 file's time over each layout's; the bound names which term won.
 func TestPredict(t *testing.T) {
 	bc := func(g float64) Cost { return Cost{Bytes32: 6.6, Compute32: g} }
 	tq := func(g float64) Cost { return Cost{Bytes32: 8.25, Compute32: g} }
 	for _, tc := range []struct {
-		name       string
-		shapes     []ShapeCost
-		beta       float64
-		bcNs, tqNs float64
-		bcBy, tqBy string
+		name             string
+		shapes           []ShapeCost
+		beta             float64
+		bcNs, tqNs, fNs  float64
+		bcBy, tqBy, fBy  string
+		ratio, natV, tqV float64
 	}{
-		// both memory-bound: the ratio is the byte ratio 8.25/6.6 = 1.25
-		{"both memory-bound", []ShapeCost{{1, bc(0.5), tq(0.4)}}, 3.3, 2, 2.5, "memory", "memory"},
+		// all memory-bound: the ratio is the byte ratio 8.25/6.6 = 1.25
+		{"all memory-bound", []ShapeCost{{1, bc(0.5), tq(0.4), tq(0.4)}}, 3.3, 2, 2.5, 2.5, "memory", "memory", "memory", 1.25, 1.25, 1},
 		// BITCOS compute-bound at 3.0, TQ2_0 memory-bound at 2.5: 0.83x
-		{"BITCOS compute-bound", []ShapeCost{{1, bc(3.0), tq(0.4)}}, 3.3, 3.0, 2.5, "compute", "memory"},
+		{"BITCOS compute-bound", []ShapeCost{{1, bc(3.0), tq(0.4), tq(0.4)}}, 3.3, 3.0, 2.5, 2.5, "compute", "memory", "memory", 2.5 / 3.0, 2.5 / 3.0, 1},
 		// two shapes, 3:1 weights: (3*2 + 1*4)/4 = 2.5 for BITCOS
-		{"two shapes weighted", []ShapeCost{{3, bc(1), tq(1)}, {1, bc(4), tq(1)}}, 3.3, 2.5, 2.5, "mixed", "memory"},
-		{"both compute-bound", []ShapeCost{{2, bc(2), tq(3)}}, 100, 2, 3, "compute", "compute"},
+		{"two shapes weighted", []ShapeCost{{3, bc(1), tq(1), tq(1)}, {1, bc(4), tq(1), tq(1)}}, 3.3, 2.5, 2.5, 2.5, "mixed", "memory", "memory", 1, 1, 1},
+		// a faster tq2_0 layout kernel (VNNI) where TQ2_0 is compute-bound:
+		// the file 3, the layout 1.5 (2x the file), BITCOS 2 (1.5x)
+		{"VNNI layout, compute-bound", []ShapeCost{{2, bc(2), tq(1.5), tq(3)}}, 100, 2, 1.5, 3, "compute", "compute", "compute", 0.75, 1.5, 2},
+		// the same where the layout is memory-bound and the file is not
+		{"VNNI layout, memory-bound", []ShapeCost{{1, bc(0.5), tq(1), tq(3)}}, 3.3, 2, 2.5, 3, "memory", "memory", "compute", 1.25, 1.5, 1.2},
+		// per shape: the layout's bound differs between shapes, the file's not
+		{"VNNI layout, mixed", []ShapeCost{{1, bc(0.5), tq(1), tq(3)}, {1, bc(0.5), tq(4), tq(3)}}, 3.3, 2, 3.25, 3, "memory", "mixed", "compute", 1.625, 1.5, 3 / 3.25},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := Predict(tc.shapes, tc.beta)
-			if !near(p.BitcosNs32, tc.bcNs) || !near(p.TQ2Ns32, tc.tqNs) || !near(p.Ratio, tc.tqNs/tc.bcNs) || p.BitcosBy != tc.bcBy || p.TQ2By != tc.tqBy {
-				t.Errorf("got %+v; want BITCOS %v (%s), TQ2_0 %v (%s), ratio %v", p, tc.bcNs, tc.bcBy, tc.tqNs, tc.tqBy, tc.tqNs/tc.bcNs)
+			if !near(p.BitcosNs32, tc.bcNs) || !near(p.TQ2Ns32, tc.tqNs) || !near(p.FileNs32, tc.fNs) ||
+				p.BitcosBy != tc.bcBy || p.TQ2By != tc.tqBy || p.FileBy != tc.fBy {
+				t.Errorf("got %+v; want BITCOS %v (%s), tq2_0 %v (%s), file %v (%s)", p, tc.bcNs, tc.bcBy, tc.tqNs, tc.tqBy, tc.fNs, tc.fBy)
+			}
+			if !near(p.Ratio, tc.ratio) || !near(p.NativeVsFile, tc.natV) || !near(p.TQ2VsFile, tc.tqV) {
+				t.Errorf("ratios %v, %v vs file, %v vs file; want %v, %v, %v", p.Ratio, p.NativeVsFile, p.TQ2VsFile, tc.ratio, tc.natV, tc.tqV)
+			}
+			// the three ratios are of the same three times
+			if !near(p.Ratio, p.NativeVsFile/p.TQ2VsFile) {
+				t.Errorf("ratio %v, native/tq2_0 vs file %v", p.Ratio, p.NativeVsFile/p.TQ2VsFile)
 			}
 		})
 	}
-	if p := Predict(nil, 1); p.Ratio != 0 || p.BitcosNs32 != 0 {
+	if p := Predict(nil, 1); p.Ratio != 0 || p.BitcosNs32 != 0 || p.NativeVsFile != 0 || p.TQ2VsFile != 0 {
 		t.Errorf("no shapes: %+v", p)
 	}
 }

@@ -73,3 +73,6 @@ func UsableTQ2_0VNNI() bool { return false }
 
 // TQ2_0DotVNNI panics without cgo.
 func TQ2_0DotVNNI(int, []byte, unsafe.Pointer) float32 { panic("ckern512: built without cgo") }
+
+// TQ2_0GEMVVNNI panics without cgo.
+func TQ2_0GEMVVNNI(int, int, []byte, unsafe.Pointer, []float32) { panic("ckern512: built without cgo") }

@@ -23,3 +23,17 @@ void ckern512_gemv(int tq2, int k, int rows, int repeat, const uint8_t * bitmap,
                    const uint16_t * d16, float d32, const void * y, float * out) {
     ckern512_run(tq2 == 2 ? bitcos_vec_dot_q8_K_avx512_tq2_vnni : tq2 ? bitcos_vec_dot_q8_K_avx512_tq2 : bitcos_vec_dot_q8_K_avx512, k, rows, repeat, bitmap, signs, off, d16, d32, y, out);
 }
+
+void ckern512_tq2_0_vec_dot_q8_K_vnni(int n, float * s, const void * x, const void * y);
+
+// rows rows of k weights in TQ2_0 blocks (66 bytes per 256) times the column
+// y with the VNNI build of bitcos_tq2_0_vec_dot_q8_K_vnni, one row after the
+// other as ggml's mul_mat calls a vec_dot: one cgo call for many rows (advise
+// times chunks of 64 rows, where a cgo call per row would weigh).
+void ckern512_tq2_0_gemv_vnni(int k, int rows, const void * x, const void * y, float * out) {
+    const uint8_t * xb = (const uint8_t *) x;
+    for (int r = 0; r < rows; ++r) {
+        ckern512_tq2_0_vec_dot_q8_K_vnni(k, out + r, xb + (size_t) r * (k / 256) * 66, y);
+        __asm__ volatile("" ::: "memory");
+    }
+}
