@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: da1023978da4c58399babb9ab80ce86e377f7a84914529a016aeef49c8e93703
+// kernels/c sha256: dd669f19ac99a1aae8dfb5c545c1bef9b07341889b8055a2cebf92c690b0d07a
 // The scalar build of bitcos_codes.c, under other names (baseline ISA).
 #pragma GCC optimize("fp-contract=off")
 #define bitcos_row_codes bitcos_row_codes_generic
