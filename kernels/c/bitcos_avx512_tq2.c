@@ -31,22 +31,14 @@
 
 int bitcos_have_avx512_tq2(void) { return 1; }
 
-// The TQ2_0 codes c = t + 1 of the 64 weights of bitmap word bm.
-BITCOS_INLINE __m512i bitcos512t_codes(const uint8_t * bm, const uint8_t * signs, uint64_t * pos, uint64_t three) {
-    const uint64_t m   = bitcos_load_u64(bm);
-    const uint64_t neg = bitcos_pdep_next_neg(signs, pos, m, three);
-    const __m512i c = _mm512_mask_blend_epi8(_cvtu64_mask64(m), _mm512_set1_epi8(1), _mm512_set1_epi8(2));
-    return _mm512_mask_mov_epi8(c, _cvtu64_mask64(neg), _mm512_setzero_si512());
-}
-
 // acc plus the c*q sums of word w of the block, in int32 lanes (VNNI) or
 // int16 pair sums.
 #if defined(__AVX512VNNI__)
 #define BITCOS512T_WORD(acc, w) \
-    _mm512_dpbusd_epi32(acc, bitcos512t_codes(bm + 8*(w), signs, pos, three), _mm512_loadu_si512((const void *) (q + 64*(w))))
+    _mm512_dpbusd_epi32(acc, bitcos_tq2_codes512(bm + 8*(w), signs, pos, three), _mm512_loadu_si512((const void *) (q + 64*(w))))
 #else
 #define BITCOS512T_WORD(acc, w) \
-    _mm512_add_epi16(acc, _mm512_maddubs_epi16(bitcos512t_codes(bm + 8*(w), signs, pos, three), _mm512_loadu_si512((const void *) (q + 64*(w)))))
+    _mm512_add_epi16(acc, _mm512_maddubs_epi16(bitcos_tq2_codes512(bm + 8*(w), signs, pos, three), _mm512_loadu_si512((const void *) (q + 64*(w)))))
 #endif
 
 // One 256-block: lane m = sum over E_m of c*q - (bsums[2m] + bsums[2m+1]),

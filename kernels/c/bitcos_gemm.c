@@ -58,6 +58,8 @@
 #define BITCOS_GEMM_SLAB  10
 #define BITCOS_GEMM_GROUP 64
 
+// Row i's first code byte in a block: its half of its row pair's chunks.
+#define BITCOS_GEMM_ROW(i) (512*((i)/2) + 32*((i)%2))
 #define BITCOS_GEMM_CODES(panel, b, p, k) ((const uint8_t *) (panel) + (size_t) (b) * BITCOS_GEMM_BLOCK_BYTES + 512*(p) + 64*(k))
 #define BITCOS_GEMM_SCALES(panel, b, p)   ((const float *) ((const uint8_t *) (panel) + (size_t) (b) * BITCOS_GEMM_BLOCK_BYTES + 1024 + 64*(p)))
 
@@ -109,14 +111,19 @@ static void bitcos_gemm_panel_scales_tq2_0(int nb, uint8_t * panel, int nr, cons
 
 #if BITCOS_GEMM_PATH
 
-// A panel row past nr (padding): code 1 (t = 0) in every chunk of every block;
-// out is the row's half of its row pair in block 0.
-BITCOS_INLINE void bitcos_gemm_pad_row(uint8_t * out, int nb) {
+// Where panel row i's codes start in block 0. A row past nr is padding: code
+// 1 (t = 0) in every chunk of every block, written here, and NULL says so.
+BITCOS_INLINE uint8_t * bitcos_gemm_row_start(uint8_t * panel, int i, int nr, int nb) {
+    uint8_t * out = panel + BITCOS_GEMM_ROW(i);
+    if (i < nr) {
+        return out;
+    }
     for (int b = 0; b < nb; ++b) {
         for (int k = 0; k < 8; ++k) {
             _mm256_storeu_si256((__m256i *) (out + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + 64*k), _mm256_set1_epi8(1));
         }
     }
+    return NULL;
 }
 
 // The 32 codes of bitmap bytes bm[0..3] without pdep (bitcos_nopdep.c's
@@ -152,10 +159,8 @@ void bitcos_gemm_panel_nopdep(int n, void * vpanel, int nr, const uint8_t * cons
     uint8_t * panel = (uint8_t *) vpanel;
     const int nb = n / BITCOS_QK_K;
     for (int i = 0; i < BITCOS_GEMM_ROWS; ++i) {
-        // row i's half of its row pair's chunks
-        uint8_t * out = panel + 512*(i/2) + 32*(i%2);
-        if (i >= nr) {
-            bitcos_gemm_pad_row(out, nb);
+        uint8_t * out = bitcos_gemm_row_start(panel, i, nr, nb);
+        if (out == NULL) {
             continue;
         }
         const uint8_t * bm = bitmap[i];
@@ -175,15 +180,6 @@ void bitcos_gemm_panel_nopdep(int n, void * vpanel, int nr, const uint8_t * cons
 
 #if BITCOS_GEMM_PATH == 512
 
-// The 64 codes of bitmap word bm (bitcos_avx512_tq2.c's construction): 2 on
-// present lanes, then 0 on negative ones, 1 elsewhere.
-BITCOS_INLINE __m512i bitcos_gemm_codes64(const uint8_t * bm, const uint8_t * signs, uint64_t * pos, uint64_t three) {
-    const uint64_t m   = bitcos_load_u64(bm);
-    const uint64_t neg = bitcos_pdep_next_neg(signs, pos, m, three);
-    const __m512i c = _mm512_mask_blend_epi8(_cvtu64_mask64(m), _mm512_set1_epi8(1), _mm512_set1_epi8(2));
-    return _mm512_mask_mov_epi8(c, _cvtu64_mask64(neg), _mm512_setzero_si512());
-}
-
 void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
                        const uint16_t * const * d16, float d32) {
     uint8_t * panel = (uint8_t *) vpanel;
@@ -191,10 +187,8 @@ void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bit
     uint64_t three = 3;
     BITCOS_OPAQUE_U64(three);
     for (int i = 0; i < BITCOS_GEMM_ROWS; ++i) {
-        // row i's half of its row pair's chunks
-        uint8_t * out = panel + 512*(i/2) + 32*(i%2);
-        if (i >= nr) {
-            bitcos_gemm_pad_row(out, nb);
+        uint8_t * out = bitcos_gemm_row_start(panel, i, nr, nb);
+        if (out == NULL) {
             continue;
         }
         const uint8_t * bm = bitmap[i];
@@ -202,7 +196,7 @@ void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bit
         uint64_t pos = 0;
         for (int b = 0; b < nb; ++b) {
             for (int w = 0; w < 4; ++w) {
-                const __m512i z = bitcos_gemm_codes64(bm + 32*b + 8*w, sg, &pos, three);
+                const __m512i z = bitcos_tq2_codes512(bm + 32*b + 8*w, sg, &pos, three);
                 // elements 0..31 of the word are chunk 2w, 32..63 chunk 2w+1
                 _mm256_storeu_si256((__m256i *) (out + 128*w),      _mm512_castsi512_si256(z));
                 _mm256_storeu_si256((__m256i *) (out + 128*w + 64), _mm512_extracti64x4_epi64(z, 1));
@@ -416,7 +410,7 @@ void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bit
     for (int i = 0; i < BITCOS_GEMM_ROWS; ++i) {
         uint64_t pos = 0;
         for (int b = 0; b < nb; ++b) {
-            uint8_t * out = panel + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + 512*(i/2) + 32*(i%2);
+            uint8_t * out = panel + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + BITCOS_GEMM_ROW(i);
             for (int w = 0; w < 4; ++w) {
                 __m256i c0 = _mm256_set1_epi8(1), c1 = _mm256_set1_epi8(1);
                 if (i < nr) {
@@ -441,7 +435,7 @@ void bitcos_gemm_panel_tq2_0(int n, void * vpanel, int nr, const void * const * 
     for (int i = 0; i < BITCOS_GEMM_ROWS; ++i) {
         const uint8_t * r = i < nr ? (const uint8_t *) rows[i] : NULL;
         for (int b = 0; b < nb; ++b) {
-            uint8_t * out = panel + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + 512*(i/2) + 32*(i%2);
+            uint8_t * out = panel + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + BITCOS_GEMM_ROW(i);
             for (int h = 0; h < 2; ++h) {
                 const __m256i q = r ? _mm256_loadu_si256((const __m256i *) (r + (size_t) b * BITCOS_TQ2_0_BLOCK_BYTES + 32*h))
                                     : _mm256_set1_epi8(0x55);
@@ -606,7 +600,7 @@ void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bit
                 ++pos;
             }
             const int b = e / BITCOS_QK_K, eb = e % BITCOS_QK_K;
-            panel[(size_t) b * BITCOS_GEMM_BLOCK_BYTES + 512*(i/2) + 64*(eb/32) + 32*(i%2) + eb%32] = code;
+            panel[(size_t) b * BITCOS_GEMM_BLOCK_BYTES + BITCOS_GEMM_ROW(i) + 64*(eb/32) + eb%32] = code;
         }
     }
     bitcos_gemm_panel_scales(nb, panel, nr, d16, d32);
@@ -626,7 +620,7 @@ void bitcos_gemm_panel_tq2_0(int n, void * vpanel, int nr, const void * const * 
             const uint8_t * qs = i < nr ? (const uint8_t *) rows[i] + (size_t) b * BITCOS_TQ2_0_BLOCK_BYTES : NULL;
             for (int e = 0; e < BITCOS_QK_K; ++e) {
                 const int k = e / 32, j = e % 32;
-                panel[(size_t) b * BITCOS_GEMM_BLOCK_BYTES + 512*(i/2) + 64*k + 32*(i%2) + j] =
+                panel[(size_t) b * BITCOS_GEMM_BLOCK_BYTES + BITCOS_GEMM_ROW(i) + 64*k + j] =
                     qs ? (uint8_t) ((qs[32*(k/4) + j] >> (2*(k%4))) & 3) : 1;
             }
         }

@@ -8,8 +8,8 @@
 // bsums[2m+1] are subtracted, and acc = fma((float) L, y.d * d, acc) lane by
 // lane. At the end, ggml's hsum_float_8. It also holds the one copy of the TQ2_0 code
 // construction from bitmap and sign words (bitcos_tq2_codes64) that the
-// one-column AVX2 kernel and the batch path share (with BMI2). Include only
-// under AVX2 + FMA.
+// one-column AVX2 kernel and the batch path share (with BMI2), and its
+// AVX-512 form (bitcos_tq2_codes512). Include only under AVX2 + FMA.
 
 #pragma once
 
@@ -64,3 +64,16 @@ BITCOS_INLINE void bitcos_tq2_codes64(const uint8_t * bm, const uint8_t * signs,
     *c1 = bitcos_tq2_codes(vp, vn, BITCOS_TQ2_SPREAD_HI);
 }
 #endif // __BMI2__
+
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__BMI2__)
+// The 64 TQ2_0 codes of bitmap word bm with AVX-512 k-masks, shared by
+// bitcos_avx512_tq2.c (one column) and bitcos_gemm.c (batches): 2 on present
+// lanes (vpblendmb), then 0 on negative ones (a masked move), 1 elsewhere.
+BITCOS_INLINE __m512i bitcos_tq2_codes512(const uint8_t * bm, const uint8_t * signs, uint64_t * pos, uint64_t three) {
+    const uint64_t m   = bitcos_load_u64(bm);
+    const uint64_t neg = bitcos_pdep_next_neg(signs, pos, m, three);
+    const __m512i c = _mm512_mask_blend_epi8(_cvtu64_mask64(m), _mm512_set1_epi8(1), _mm512_set1_epi8(2));
+    return _mm512_mask_mov_epi8(c, _cvtu64_mask64(neg), _mm512_setzero_si512());
+}
+#endif
+

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: dd669f19ac99a1aae8dfb5c545c1bef9b07341889b8055a2cebf92c690b0d07a
+// kernels/c sha256: 045dfb2b439df339a9c9807623dc5976dfbd4e8161c50bf9d648d022374c592b
 // The AVX2 + BMI2 + FMA build of bitcos_gemm.c (vpmaddubsw; target pragma,
 // GCC only), under other names.
 #pragma GCC optimize("fp-contract=off")

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: dd669f19ac99a1aae8dfb5c545c1bef9b07341889b8055a2cebf92c690b0d07a
+// kernels/c sha256: 045dfb2b439df339a9c9807623dc5976dfbd4e8161c50bf9d648d022374c592b
 // One translation unit per kernel file (see ckern.go). Its bitcos_row_codes
 // is the AVX2 build of bitcos_codes.c (bitcos_codes.c here).
 #include "../../c/bitcos_layout.c"

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: dd669f19ac99a1aae8dfb5c545c1bef9b07341889b8055a2cebf92c690b0d07a
+// kernels/c sha256: 045dfb2b439df339a9c9807623dc5976dfbd4e8161c50bf9d648d022374c592b
 // bitcos_avx512_tq2.c once more, with AVX512-VNNI (its vpdpbusd path), as
 // its own translation unit under other names, so that the tests cover both
 // paths of the kernel on a CPU that has VNNI.
