@@ -131,7 +131,7 @@ func Run(o Options) (*Result, error) {
 	roles := [][]string{{RoleNative}, {RoleTQ2Layout, RoleFile}}
 	if layout.Name != file.Name {
 		ks, roles = append(ks, file), [][]string{{RoleNative}, {RoleTQ2Layout}, {RoleFile}}
-		res.Notes = append(res.Notes, "the tq2_0 layout runs "+layout.Name+" ("+layout.Build+"), the kernel patch 0011 runs for one column of converted weights where the build has tq2_0_vnni; the TQ2_0 file runs ggml's kernel; both are checked bit for bit against each other on the generated rows")
+		res.Notes = append(res.Notes, "the tq2_0 layout runs "+layout.Name+" ("+layout.Build+"), the kernel patches 0011-0012 run for one column of converted weights where the build has tq2_0_vnni; the TQ2_0 file runs ggml's kernel; both are checked bit for bit against each other on the generated rows")
 	} else {
 		res.Notes = append(res.Notes, "the tq2_0 layout runs ggml's TQ2_0 kernel here (no tq2_0_vnni in this build), as the TQ2_0 file does: one pass serves both, and the tq2_0 layout's ratio to the file is 1 by construction")
 	}

@@ -10,7 +10,7 @@
 // The tq2_0 layout's kernel is bitcos_tq2_0_vec_dot_q8_K_vnni
 // (kernels/c/bitcos_tq2_0_vnni.c, bit-identical to ggml's x86 TQ2_0 kernel)
 // where the rule's choice carries tq2_0_vnni (a native build on a CPU with
-// AVX-512 VNNI), as patch 0011 runs it for one column; else ggml's kernel,
+// AVX-512 VNNI), as patch 0012 runs it for one column; else ggml's kernel,
 // the file's, and then one measurement serves both.
 //
 // It runs the C kernels of kernels/c through the cgo shims of

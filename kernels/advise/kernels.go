@@ -132,7 +132,7 @@ func tq2Kernel(avx2 bool) kernel {
 }
 
 // tq2LayoutKernel is the kernel the loader runs for one column of weights it
-// converted to TQ2_0 blocks at load (patch 0011, the tq2_0 layout):
+// converted to TQ2_0 blocks at load (patches 0011-0012, the tq2_0 layout):
 // bitcos_tq2_0_vec_dot_q8_K_vnni (kernels/c/bitcos_tq2_0_vnni.c) where the
 // rule's choice carries tq2_0_vnni (the build compiled its AVX-512 VNNI path:
 // a native build on a CPU with AVX-512 VNNI), else ggml's TQ2_0 kernel, which

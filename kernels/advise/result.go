@@ -75,7 +75,7 @@ type StackInfo struct {
 // Roles of a measured kernel.
 const (
 	RoleNative    = "native"     // the native layout's kernel (bitcos_select's)
-	RoleTQ2Layout = "tq2_0"      // the tq2_0 layout's (what patch 0011 runs for converted weights)
+	RoleTQ2Layout = "tq2_0"      // the tq2_0 layout's (what patches 0011-0012 run for converted weights)
 	RoleFile      = "tq2_0_file" // the TQ2_0 file's in stock llama.cpp (ggml's kernel): the yardstick
 )
 
