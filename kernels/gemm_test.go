@@ -42,7 +42,7 @@ func gemmBuilds() []gemmBuild {
 	ck := func(b ckern.GemmBuild, src int) runFn {
 		return func(k, rows, prows int, m *testRows, ncols int, ys []BlockQ8K, out []float32, panels []byte) {
 			if src == panelTQ2_0 {
-				ckern.GemmTQ2_0(b, k, rows, prows, m.tq2, ncols, yPtr(ys), out, panels)
+				ckern.GemmTQ2_0(b, k, rows, prows, m.tq2, m.d16 == nil, ncols, yPtr(ys), out, panels)
 				return
 			}
 			ckern.Gemm(b, src == panelNopdep, k, rows, prows, m.bitmap, m.signs, m.off, m.d16, m.d32, ncols, yPtr(ys), out, panels)
@@ -51,7 +51,7 @@ func gemmBuilds() []gemmBuild {
 	c512 := func(vnni bool, src int) runFn {
 		return func(k, rows, prows int, m *testRows, ncols int, ys []BlockQ8K, out []float32, panels []byte) {
 			if src == panelTQ2_0 {
-				ckern512.GemmTQ2_0(vnni, k, rows, prows, m.tq2, ncols, yPtr(ys), out, panels)
+				ckern512.GemmTQ2_0(vnni, k, rows, prows, m.tq2, m.d16 == nil, ncols, yPtr(ys), out, panels)
 				return
 			}
 			ckern512.Gemm(vnni, src == panelNopdep, k, rows, prows, m.bitmap, m.signs, m.off, m.d16, m.d32, ncols, yPtr(ys), out, panels)

@@ -18,7 +18,7 @@ type testRows struct {
 	off     []uint32 // rows + 1
 	d16     []uint16 // rows * k/256, or nil (then d32)
 	d32     float32
-	tq2     []byte // with d16: the same rows as TQ2_0 blocks (format.TQ2_0), rows * k/256 * 66 bytes
+	tq2     []byte // the rows as a converted weight holds them (c/bitcos_layout.h): TQ2_0 blocks (format.TQ2_0), rows * k/256 * 66 bytes, or with d32 f32 blocks (68)
 }
 
 // termBound is the sum over row r's blocks of the largest |term| a block's
@@ -107,14 +107,19 @@ func makeRows(t testing.TB, rng *rand.Rand, k, rows int, zs []float64, perTensor
 	p := randomPlanes(rng, k, rows, zs)
 	bitmap, signs, off := encodeRows(t, p)
 	m := &testRows{k: k, rows: rows, p: p, bitmap: bitmap, signs: signs, off: off}
+	d16 := make([]uint16, rows*k/QK_K) // the codes of f32 blocks come from TQ2_0 blocks of any scales
 	if perTensor {
 		m.d32 = float32(rng.Float64()*0.1 + 1e-4)
 	} else {
 		m.d16 = randomScales(rng, rows*k/QK_K)
-		m.tq2 = make([]byte, rows*k/QK_K*66)
-		if err := format.TQ2_0.Encode(p, &format.Scales{Group: QK_K, F16: m.d16}, m.tq2); err != nil {
-			t.Fatal(err)
-		}
+		d16 = m.d16
+	}
+	m.tq2 = make([]byte, rows*k/QK_K*66)
+	if err := format.TQ2_0.Encode(p, &format.Scales{Group: QK_K, F16: d16}, m.tq2); err != nil {
+		t.Fatal(err)
+	}
+	if perTensor {
+		m.tq2 = f32Blocks(m.tq2, m.d32)
 	}
 	return m
 }

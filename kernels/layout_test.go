@@ -2,6 +2,9 @@ package kernels
 
 import (
 	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -72,8 +75,9 @@ func index32(off []uint32) []int32 {
 
 // TestToTQ2_0: bitcos_to_tq2_0 writes, byte for byte, what the Go TQ2_0
 // encoder (format.TQ2_0, the bytes of ggml's quantize_row_tq2_0_ref) writes
-// for the same ternary values and fp16 scales: out of place and in place
-// (the bitmap at the tail of the TQ2_0-sized buffer, as ggml-cpu's
+// for the same ternary values and fp16 scales, and with a per-tensor f32
+// scale the f32 blocks of the same codes: out of place and in place (the
+// bitmap at the tail of the block-sized buffer, as ggml-cpu's
 // bitcos-layout.cpp holds it); and bitcos_row_from_tq2_0 gives back each
 // row's bitmap, sign stream and scales, bitcos_row_presence_tq2_0 its bitmap.
 func TestToTQ2_0(t *testing.T) {
@@ -100,52 +104,76 @@ func TestToTQ2_0(t *testing.T) {
 		bitmap, signs, off := encodeRows(t, p)
 		index := index32(off)
 		d16 := layoutScales(rng, tc.rows*tc.k/QK_K)
-		want := make([]byte, tc.rows*tc.k/QK_K*66)
-		if err := format.TQ2_0.Encode(p, &format.Scales{Group: QK_K, F16: d16}, want); err != nil {
+		tq2 := make([]byte, tc.rows*tc.k/QK_K*66)
+		if err := format.TQ2_0.Encode(p, &format.Scales{Group: QK_K, F16: d16}, tq2); err != nil {
 			t.Fatal(err)
 		}
-		for _, scalar := range layoutBuilds(t) {
-			name := tc.name + " " + buildName(scalar)
-			if bad := ckern.CheckRows(scalar, tc.k, tc.rows, bitmap, index, int64(len(signs))); bad != -1 {
-				t.Fatalf("%s: bitcos_check_rows rejects a valid index at row %d", name, bad)
+		// f32 blocks: the same codes, a per-tensor f32 scale (an I2_S
+		// source's; its bits, a subnormal in one case) in every block
+		d32 := []float32{0.0416, math.Float32frombits(0x00000f0f)}[tc.rows%2]
+		for _, f32 := range []bool{false, true} {
+			want, bb, sd16 := tq2, 66, d16
+			if f32 {
+				want, bb, sd16 = f32Blocks(tq2, d32), 68, nil
 			}
-
-			got := bytes.Repeat([]byte{0xa5}, len(want))
-			if bad := ckern.ToTQ2_0(scalar, tc.k, tc.rows, got, bitmap, index, signs, d16); bad != -1 {
-				t.Fatalf("%s: bitcos_to_tq2_0 returned %d", name, bad)
-			}
-			if i := firstDiff(got, want); i >= 0 {
-				t.Fatalf("%s: out of place: byte %d (block %d, offset %d) is %#02x, TQ2_0 encoder %#02x", name, i, i/66, i%66, got[i], want[i])
-			}
-
-			buf := bytes.Repeat([]byte{0x5a}, len(want))
-			tail := buf[len(buf)-len(bitmap):]
-			copy(tail, bitmap)
-			if bad := ckern.ToTQ2_0(scalar, tc.k, tc.rows, buf, tail, index, signs, d16); bad != -1 {
-				t.Fatalf("%s: in place: bitcos_to_tq2_0 returned %d", name, bad)
-			}
-			if i := firstDiff(buf, want); i >= 0 {
-				t.Fatalf("%s: in place: byte %d (block %d, offset %d) is %#02x, TQ2_0 encoder %#02x", name, i, i/66, i%66, buf[i], want[i])
-			}
-
-			rb, rs, rd := make([]byte, tc.k/8), make([]byte, tc.k/8), make([]uint16, tc.k/QK_K)
-			rowTQ := tc.k / QK_K * 66
-			for r := range tc.rows {
-				pb := bytes.Repeat([]byte{0x3c}, tc.k/8)
-				ckern.RowPresenceTQ2_0(scalar, tc.k, want[r*rowTQ:(r+1)*rowTQ], pb)
-				if i := firstDiff(pb, bitmap[r*tc.k/8:(r+1)*tc.k/8]); i >= 0 {
-					t.Fatalf("%s: bitcos_row_presence_tq2_0 row %d: bitmap byte %d is %#02x, want %#02x", name, r, i, pb[i], bitmap[r*tc.k/8+i])
+			for _, scalar := range layoutBuilds(t) {
+				name := fmt.Sprintf("%s %s f32 %v", tc.name, buildName(scalar), f32)
+				if bad := ckern.CheckRows(scalar, tc.k, tc.rows, bitmap, index, int64(len(signs))); bad != -1 {
+					t.Fatalf("%s: bitcos_check_rows rejects a valid index at row %d", name, bad)
 				}
-				n := ckern.RowFromTQ2_0(scalar, tc.k, want[r*rowTQ:(r+1)*rowTQ], rb, rs, rd)
-				if n != int(off[r+1]-off[r]) || !bytes.Equal(rb, bitmap[r*tc.k/8:(r+1)*tc.k/8]) ||
-					!bytes.Equal(rs[:n], signs[off[r]:off[r+1]]) || !slices.Equal(rd, d16[r*tc.k/QK_K:(r+1)*tc.k/QK_K]) {
-					t.Fatalf("%s: bitcos_row_from_tq2_0 row %d: %d sign bytes (want %d), bitmap equal %v, signs equal %v, scales equal %v", name, r,
-						n, off[r+1]-off[r], bytes.Equal(rb, bitmap[r*tc.k/8:(r+1)*tc.k/8]),
-						n == int(off[r+1]-off[r]) && bytes.Equal(rs[:n], signs[off[r]:off[r+1]]), slices.Equal(rd, d16[r*tc.k/QK_K:(r+1)*tc.k/QK_K]))
+
+				got := bytes.Repeat([]byte{0xa5}, len(want))
+				if bad := ckern.ToTQ2_0(scalar, tc.k, tc.rows, got, bitmap, index, signs, sd16, d32); bad != -1 {
+					t.Fatalf("%s: bitcos_to_tq2_0 returned %d", name, bad)
+				}
+				if i := firstDiff(got, want); i >= 0 {
+					t.Fatalf("%s: out of place: byte %d (block %d, offset %d) is %#02x, TQ2_0 encoder %#02x", name, i, i/bb, i%bb, got[i], want[i])
+				}
+
+				buf := bytes.Repeat([]byte{0x5a}, len(want))
+				tail := buf[len(buf)-len(bitmap):]
+				copy(tail, bitmap)
+				if bad := ckern.ToTQ2_0(scalar, tc.k, tc.rows, buf, tail, index, signs, sd16, d32); bad != -1 {
+					t.Fatalf("%s: in place: bitcos_to_tq2_0 returned %d", name, bad)
+				}
+				if i := firstDiff(buf, want); i >= 0 {
+					t.Fatalf("%s: in place: byte %d (block %d, offset %d) is %#02x, TQ2_0 encoder %#02x", name, i, i/bb, i%bb, buf[i], want[i])
+				}
+
+				rb, rs, rd := make([]byte, tc.k/8), make([]byte, tc.k/8), make([]uint16, tc.k/QK_K)
+				rowTQ := tc.k / QK_K * bb
+				for r := range tc.rows {
+					pb := bytes.Repeat([]byte{0x3c}, tc.k/8)
+					ckern.RowPresenceTQ2_0(scalar, tc.k, want[r*rowTQ:(r+1)*rowTQ], f32, pb)
+					if i := firstDiff(pb, bitmap[r*tc.k/8:(r+1)*tc.k/8]); i >= 0 {
+						t.Fatalf("%s: bitcos_row_presence_tq2_0 row %d: bitmap byte %d is %#02x, want %#02x", name, r, i, pb[i], bitmap[r*tc.k/8+i])
+					}
+					n, gd32 := ckern.RowFromTQ2_0(scalar, tc.k, want[r*rowTQ:(r+1)*rowTQ], f32, rb, rs, rd)
+					scalesOK := slices.Equal(rd, d16[r*tc.k/QK_K:(r+1)*tc.k/QK_K])
+					if f32 {
+						scalesOK = math.Float32bits(gd32) == math.Float32bits(d32)
+					}
+					if n != int(off[r+1]-off[r]) || !bytes.Equal(rb, bitmap[r*tc.k/8:(r+1)*tc.k/8]) ||
+						!bytes.Equal(rs[:n], signs[off[r]:off[r+1]]) || !scalesOK {
+						t.Fatalf("%s: bitcos_row_from_tq2_0 row %d: %d sign bytes (want %d), bitmap equal %v, signs equal %v, scales equal %v", name, r,
+							n, off[r+1]-off[r], bytes.Equal(rb, bitmap[r*tc.k/8:(r+1)*tc.k/8]),
+							n == int(off[r+1]-off[r]) && bytes.Equal(rs[:n], signs[off[r]:off[r+1]]), scalesOK)
+					}
 				}
 			}
 		}
 	}
+}
+
+// f32Blocks turns TQ2_0 blocks into f32 blocks (c/bitcos_layout.h): each
+// block's 64 code bytes, then d32's bits in place of the fp16 d.
+func f32Blocks(tq2 []byte, d32 float32) []byte {
+	out := make([]byte, 0, len(tq2)/66*68)
+	for b := 0; b+66 <= len(tq2); b += 66 {
+		out = append(out, tq2[b:b+64]...)
+		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(d32))
+	}
+	return out
 }
 
 func firstDiff(a, b []byte) int {
@@ -207,7 +235,7 @@ func TestCheckRows(t *testing.T) {
 			s := make([]byte, size)
 			copy(s, signs)
 			dst := bytes.Repeat([]byte{0xc3}, rows*k/QK_K*66)
-			if got := ckern.ToTQ2_0(scalar, k, rows, dst, bitmap, idx, s, d16); got != tc.badRow {
+			if got := ckern.ToTQ2_0(scalar, k, rows, dst, bitmap, idx, s, d16, 0); got != tc.badRow {
 				t.Errorf("%s %s: bitcos_to_tq2_0 = %d, want %d", tc.name, buildName(scalar), got, tc.badRow)
 			}
 			if bytes.Count(dst, []byte{0xc3}) != len(dst) {

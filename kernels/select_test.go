@@ -229,7 +229,8 @@ func TestSlowPdepTwin(t *testing.T) {
 }
 
 // TestSelectLayout: every branch of bitcos_select_layout
-// (c/bitcos_select.h), with kernels as bitcos_select returns them.
+// (c/bitcos_select.h), with kernels as bitcos_select returns them. fp16 and
+// f32 scales take the same layout (the function has no scale argument).
 func TestSelectLayout(t *testing.T) {
 	needCgo(t)
 	idx := kernelIndex(t)
@@ -248,44 +249,40 @@ func TestSelectLayout(t *testing.T) {
 	tests := []struct {
 		name   string
 		k      ckern.Choice
-		fp16   bool
 		forced *string
 		want   string
 		why    string
 	}{
-		{"AVX-512, Intel", kernel(buildAVX512, nil), true, nil, "native", "default: avx512_tq2"},
-		{"AVX-512, AMD Zen 5", amd(buildAVX512, 0x1a), true, nil, "native", "default: avx512_tq2"},
-		{"AVX-512, other vendor", other, true, nil, "native", "default: avx512_tq2"},
-		{"AVX-512, AMD, forced tq2_0", amd(buildAVX512, 0x19), true, str("tq2_0"), "tq2_0", "forced by GGML_BITCOS_LAYOUT"},
-		{"AVX-512 VNNI, AMD", vnni(vendorAMD, buildAVX512, nil), true, nil, "tq2_0", "default: on AMD, TQ2_0 blocks with AVX-512 VNNI"},
-		{"AVX-512 VNNI, AMD, forced native", vnni(vendorAMD, buildAVX512, nil), true, str("native"), "native", "forced by GGML_BITCOS_LAYOUT"},
-		{"AVX-512 VNNI, AMD, forced kernel", vnni(vendorAMD, buildAVX512, str("avx512_tq2")), true, nil, "native", "GGML_BITCOS_KERNEL forces"},
-		{"AVX-512 VNNI, AMD, f32 scale", vnni(vendorAMD, buildAVX512, nil), false, nil, "native", "per-tensor f32"},
-		{"AVX-512 VNNI, Intel", vnni(vendorIntel, buildAVX512, nil), true, nil, "native", "default: avx512_tq2"},
-		{"AVX-512 VNNI, other vendor", vnni(vendorOther, buildAVX512, nil), true, nil, "native", "default: avx512_tq2"},
-		{"AVX2 build with VNNI flag, AMD", vnni(vendorAMD, buildAVX2, nil), true, nil, "tq2_0", "without AVX-512"},
-		{"AVX2 (clmul)", kernel(buildAVX2, nil), true, nil, "tq2_0", "without AVX-512"},
-		{"AVX2 without clmul", kernel(buildNoClm, nil), true, nil, "tq2_0", "without AVX-512"},
-		{"Zen 2", zen2, true, nil, "tq2_0", "without AVX-512"},
-		{"AVX2 without FMA", kernel(buildNoFMA2, nil), true, nil, "tq2_0", "without AVX-512"},
-		{"aarch64", kernel(buildARM, nil), true, nil, "tq2_0", "neon_tq2"},
-		{"x86-64 baseline", kernel(buildNone, nil), true, nil, "tq2_0", "no SIMD"},
-		{"f32 scale, AVX2", kernel(buildAVX2, nil), false, nil, "native", "per-tensor f32"},
-		{"f32 scale, forced tq2_0", kernel(buildAVX2, nil), false, str("tq2_0"), "native", "per-tensor f32"},
-		{"forced tq2_0 on AVX-512", kernel(buildAVX512, nil), true, str("tq2_0"), "tq2_0", "forced by GGML_BITCOS_LAYOUT"},
-		{"forced native on AVX2", kernel(buildAVX2, nil), true, str("native"), "native", "forced by GGML_BITCOS_LAYOUT"},
-		{"forced native on aarch64", kernel(buildARM, nil), true, str("native"), "native", "forced by GGML_BITCOS_LAYOUT"},
-		{"empty forced layout", kernel(buildAVX2, nil), true, str(""), "tq2_0", "default:"},
-		{"unknown forced layout", kernel(buildAVX512, nil), true, str("TQ2_0"), "native", "unknown GGML_BITCOS_LAYOUT ignored; default: avx512_tq2"},
-		{"forced kernel on AVX2", kernel(buildAVX2, str("avx2_clmul")), true, nil, "native", "GGML_BITCOS_KERNEL forces"},
-		{"forced scalar kernel", kernel(buildAVX512, str("tq2order")), true, nil, "native", "GGML_BITCOS_KERNEL forces"},
-		{"forced kernel not built", kernel(buildAVX2, str("avx512_tq2")), true, nil, "native", "GGML_BITCOS_KERNEL forces"},
-		{"forced kernel and layout", kernel(buildAVX512, str("avx512_tq2")), true, str("tq2_0"), "tq2_0", "forced by GGML_BITCOS_LAYOUT"},
-		{"unknown forced kernel", kernel(buildAVX2, str("avx1024")), true, nil, "tq2_0", "default:"},
+		{"AVX-512, Intel", kernel(buildAVX512, nil), nil, "native", "default: avx512_tq2"},
+		{"AVX-512, AMD Zen 5", amd(buildAVX512, 0x1a), nil, "native", "default: avx512_tq2"},
+		{"AVX-512, other vendor", other, nil, "native", "default: avx512_tq2"},
+		{"AVX-512, AMD, forced tq2_0", amd(buildAVX512, 0x19), str("tq2_0"), "tq2_0", "forced by GGML_BITCOS_LAYOUT"},
+		{"AVX-512 VNNI, AMD", vnni(vendorAMD, buildAVX512, nil), nil, "tq2_0", "default: on AMD, TQ2_0 blocks with AVX-512 VNNI"},
+		{"AVX-512 VNNI, AMD, forced native", vnni(vendorAMD, buildAVX512, nil), str("native"), "native", "forced by GGML_BITCOS_LAYOUT"},
+		{"AVX-512 VNNI, AMD, forced kernel", vnni(vendorAMD, buildAVX512, str("avx512_tq2")), nil, "native", "GGML_BITCOS_KERNEL forces"},
+		{"AVX-512 VNNI, Intel", vnni(vendorIntel, buildAVX512, nil), nil, "native", "default: avx512_tq2"},
+		{"AVX-512 VNNI, other vendor", vnni(vendorOther, buildAVX512, nil), nil, "native", "default: avx512_tq2"},
+		{"AVX2 build with VNNI flag, AMD", vnni(vendorAMD, buildAVX2, nil), nil, "tq2_0", "without AVX-512"},
+		{"AVX2 (clmul)", kernel(buildAVX2, nil), nil, "tq2_0", "without AVX-512"},
+		{"AVX2 without clmul", kernel(buildNoClm, nil), nil, "tq2_0", "without AVX-512"},
+		{"Zen 2", zen2, nil, "tq2_0", "without AVX-512"},
+		{"AVX2 without FMA", kernel(buildNoFMA2, nil), nil, "tq2_0", "without AVX-512"},
+		{"aarch64", kernel(buildARM, nil), nil, "tq2_0", "neon_tq2"},
+		{"x86-64 baseline", kernel(buildNone, nil), nil, "tq2_0", "no SIMD"},
+		{"forced tq2_0 on AVX-512", kernel(buildAVX512, nil), str("tq2_0"), "tq2_0", "forced by GGML_BITCOS_LAYOUT"},
+		{"forced native on AVX2", kernel(buildAVX2, nil), str("native"), "native", "forced by GGML_BITCOS_LAYOUT"},
+		{"forced native on aarch64", kernel(buildARM, nil), str("native"), "native", "forced by GGML_BITCOS_LAYOUT"},
+		{"empty forced layout", kernel(buildAVX2, nil), str(""), "tq2_0", "default:"},
+		{"unknown forced layout", kernel(buildAVX512, nil), str("TQ2_0"), "native", "unknown GGML_BITCOS_LAYOUT ignored; default: avx512_tq2"},
+		{"forced kernel on AVX2", kernel(buildAVX2, str("avx2_clmul")), nil, "native", "GGML_BITCOS_KERNEL forces"},
+		{"forced scalar kernel", kernel(buildAVX512, str("tq2order")), nil, "native", "GGML_BITCOS_KERNEL forces"},
+		{"forced kernel not built", kernel(buildAVX2, str("avx512_tq2")), nil, "native", "GGML_BITCOS_KERNEL forces"},
+		{"forced kernel and layout", kernel(buildAVX512, str("avx512_tq2")), str("tq2_0"), "tq2_0", "forced by GGML_BITCOS_LAYOUT"},
+		{"unknown forced kernel", kernel(buildAVX2, str("avx1024")), nil, "tq2_0", "default:"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := ckern.SelectLayout(tc.k, tc.fp16, tc.forced)
+			c := ckern.SelectLayout(tc.k, tc.forced)
 			if c.Name != tc.want || !strings.Contains(c.Why, tc.why) || c.Name != ckern.LayoutName(c.Layout) {
 				t.Errorf("kernel %s (forced %v): got %s (%d, %q), want %s (reason containing %q)", tc.k.Name, tc.k.Forced, c.Name, c.Layout, c.Why, tc.want, tc.why)
 			}

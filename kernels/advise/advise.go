@@ -73,15 +73,16 @@ func bufferBytes() int64 {
 }
 
 // RuleFor is the loader's choice for features f: bitcos_select(f, kernel)
-// (kernel "" passes NULL), then bitcos_select_layout with the scale kind
-// and no GGML_BITCOS_LAYOUT. It panics without cgo.
-func RuleFor(f ckern.Features, kernel string, fp16Scales bool) Rule {
+// (kernel "" passes NULL), then bitcos_select_layout with no
+// GGML_BITCOS_LAYOUT (fp16 and f32 scales take the same layout). It panics
+// without cgo.
+func RuleFor(f ckern.Features, kernel string) Rule {
 	var forced *string
 	if kernel != "" {
 		forced = &kernel
 	}
 	c := ckern.Select(f, forced)
-	l := ckern.SelectLayout(c, fp16Scales, nil)
+	l := ckern.SelectLayout(c, nil)
 	return Rule{Kernel: c.Name, KernelWhy: c.Why, KernelForced: c.Forced, Order: c.Order, Layout: l.Name, LayoutWhy: l.Why, TQ2_0VNNI: c.TQ2_0VNNI}
 }
 
@@ -109,7 +110,7 @@ func Run(o Options) (*Result, error) {
 	}
 	res := &Result{
 		CPU: cpuInfo(), Build: o.Build, BuiltKernels: BuiltNames(f),
-		Rule:  RuleFor(f, o.Kernel, !o.F32),
+		Rule:  RuleFor(f, o.Kernel),
 		Model: o.Model, Z: o.Z, ZSource: o.ZSource, FP16Scales: !o.F32,
 		Roofline:        "T = max(B / beta, gamma) per 32 weights (DESIGN.md §1): B bytes read, beta one thread's share of the streaming-read bandwidth, gamma the kernel's time per thread with its data in cache, as many threads running",
 		ReadBufferBytes: o.ReadBytes,

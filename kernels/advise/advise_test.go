@@ -64,18 +64,16 @@ func TestRuleIsTheLoaders(t *testing.T) {
 			t.Errorf("%s: mask %#x, names %v", build, f.Built, built)
 		}
 		for _, forced := range append([]string{""}, kernelNames()...) {
-			for _, fp16 := range []bool{true, false} {
-				got := RuleFor(f, forced, fp16)
-				var fp *string
-				if forced != "" {
-					fp = &forced
-				}
-				c := ckern.Select(f, fp)
-				l := ckern.SelectLayout(c, fp16, nil)
-				if got.Kernel != c.Name || got.KernelWhy != c.Why || got.Order != c.Order || got.KernelForced != c.Forced ||
-					got.Layout != l.Name || got.LayoutWhy != l.Why || idx[got.Kernel] != c.Kernel {
-					t.Errorf("%s, forced %q, fp16 %v: advise %+v, loader %+v %+v", build, forced, fp16, got, c, l)
-				}
+			got := RuleFor(f, forced)
+			var fp *string
+			if forced != "" {
+				fp = &forced
+			}
+			c := ckern.Select(f, fp)
+			l := ckern.SelectLayout(c, nil)
+			if got.Kernel != c.Name || got.KernelWhy != c.Why || got.Order != c.Order || got.KernelForced != c.Forced ||
+				got.Layout != l.Name || got.LayoutWhy != l.Why || idx[got.Kernel] != c.Kernel {
+				t.Errorf("%s, forced %q: advise %+v, loader %+v %+v", build, forced, got, c, l)
 			}
 		}
 	}
@@ -88,13 +86,13 @@ func TestRuleIsTheLoaders(t *testing.T) {
 		if f.TQ2_0VNNI && f.Vendor == vendorAMD {
 			want = LayoutTQ2
 		}
-		if r := RuleFor(f, "", true); r.Kernel != "avx512_tq2" || r.Layout != want {
+		if r := RuleFor(f, ""); r.Kernel != "avx512_tq2" || r.Layout != want {
 			t.Errorf("native build (vendor %d, tq2_0_vnni %v): %+v, want layout %s", f.Vendor, f.TQ2_0VNNI, r, want)
 		}
 	}
 	f, _ = Features(BuildAVX2)
 	if f.Built>>idx["avx2_clmul"]&1 != 0 && f.PCLMUL && !ckern.SlowPdep(f.Vendor, f.Family) {
-		if r := RuleFor(f, "", true); r.Kernel != "avx2_clmul" || r.Layout != LayoutTQ2 {
+		if r := RuleFor(f, ""); r.Kernel != "avx2_clmul" || r.Layout != LayoutTQ2 {
 			t.Errorf("AVX2 build: %+v", r)
 		}
 	}
@@ -266,7 +264,7 @@ func TestJSONShape(t *testing.T) {
 func TestCheckCatchesWrongResults(t *testing.T) {
 	needCgo(t)
 	f, _ := Features(BuildNative)
-	rule := RuleFor(f, "", true)
+	rule := RuleFor(f, "")
 	native, err := bitcosKernel(rule.Kernel, BuildNative)
 	if err != nil {
 		t.Fatal(err)

@@ -39,7 +39,7 @@ func TestTQ2LayoutKernel(t *testing.T) {
 			}
 			file := tq2Kernel(hasAVX2(f))
 			for _, forced := range append([]string{""}, kernelNames()...) {
-				r := RuleFor(f, forced, true)
+				r := RuleFor(f, forced)
 				if r.TQ2_0VNNI != tc.wantVNNI || f.TQ2_0VNNI != tc.wantVNNI {
 					t.Fatalf("forced %q: features tq2_0_vnni %v, rule %v, want %v", forced, f.TQ2_0VNNI, r.TQ2_0VNNI, tc.wantVNNI)
 				}

@@ -96,15 +96,14 @@ static void bitcos_gemm_panel_scales(int nb, uint8_t * panel, int nr, const uint
     }
 }
 
-// The same from TQ2_0 blocks: row i's block b's fp16 d at byte 64 of the block.
-static void bitcos_gemm_panel_scales_tq2_0(int nb, uint8_t * panel, int nr, const void * const * rows) {
+// The same from TQ2_0 blocks (or f32 blocks): row i's block b's d at byte 64
+// of the block.
+static void bitcos_gemm_panel_scales_tq2_0(int nb, uint8_t * panel, int nr, const void * const * rows, int f32) {
+    const size_t bb = BITCOS_TQ2_0_BLOCK_SIZE(f32);
     for (int b = 0; b < nb; ++b) {
         for (int i = 0; i < BITCOS_GEMM_ROWS; ++i) {
-            uint16_t h = 0;
-            if (i < nr) {
-                memcpy(&h, (const uint8_t *) rows[i] + (size_t) b * BITCOS_TQ2_0_BLOCK_BYTES + 64, sizeof(h));
-            }
-            bitcos_gemm_panel_scale(panel, b, i, i < nr ? bitcos_fp16_to_fp32(h) : 0.0f);
+            const float d = i < nr ? bitcos_tq2_0_block_d((const uint8_t *) rows[i] + (size_t) b * bb, f32) : 0.0f;
+            bitcos_gemm_panel_scale(panel, b, i, d);
         }
     }
 }
@@ -211,7 +210,8 @@ void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bit
 // halves of the two rows of a pair side by side in one vector; shifting it
 // by 2s and masking gives chunk 4h+s of both rows, the row pair's 64 code
 // bytes. A padding row reads 0x55 (code 1 in every field).
-void bitcos_gemm_panel_tq2_0(int n, void * vpanel, int nr, const void * const * rows) {
+void bitcos_gemm_panel_tq2_0(int n, void * vpanel, int nr, const void * const * rows, int f32) {
+    const size_t bb = BITCOS_TQ2_0_BLOCK_SIZE(f32);
     uint8_t * panel = (uint8_t *) vpanel;
     const int nb = n / BITCOS_QK_K;
     const __m256i pad   = _mm256_set1_epi8(0x55);
@@ -222,7 +222,7 @@ void bitcos_gemm_panel_tq2_0(int n, void * vpanel, int nr, const void * const * 
         for (int b = 0; b < nb; ++b) {
             uint8_t * out = panel + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + 512*p;
             for (int h = 0; h < 2; ++h) {
-                const size_t o = (size_t) b * BITCOS_TQ2_0_BLOCK_BYTES + 32*h;
+                const size_t o = (size_t) b * bb + 32*h;
                 const __m256i q0 = r0 ? _mm256_loadu_si256((const __m256i *) (r0 + o)) : pad;
                 const __m256i q1 = r1 ? _mm256_loadu_si256((const __m256i *) (r1 + o)) : pad;
                 const __m512i q  = _mm512_inserti64x4(_mm512_castsi256_si512(q0), q1, 1);
@@ -232,7 +232,7 @@ void bitcos_gemm_panel_tq2_0(int n, void * vpanel, int nr, const void * const * 
             }
         }
     }
-    bitcos_gemm_panel_scales_tq2_0(nb, panel, nr, rows);
+    bitcos_gemm_panel_scales_tq2_0(nb, panel, nr, rows, f32);
 }
 
 // ggml's hsum_float_8 of each half of v: out[0] the low 8 lanes, out[1] the high.
@@ -428,7 +428,8 @@ void bitcos_gemm_panel(int n, void * vpanel, int nr, const uint8_t * const * bit
 // From TQ2_0 blocks: per block and qs half h (elements 128h..128h+127),
 // shifting the row's 32 bytes by 2s and masking gives its chunk 4h+s. A
 // padding row reads 0x55 (code 1 in every field).
-void bitcos_gemm_panel_tq2_0(int n, void * vpanel, int nr, const void * const * rows) {
+void bitcos_gemm_panel_tq2_0(int n, void * vpanel, int nr, const void * const * rows, int f32) {
+    const size_t bb = BITCOS_TQ2_0_BLOCK_SIZE(f32);
     uint8_t * panel = (uint8_t *) vpanel;
     const int nb = n / BITCOS_QK_K;
     const __m256i three = _mm256_set1_epi8(3);
@@ -437,7 +438,7 @@ void bitcos_gemm_panel_tq2_0(int n, void * vpanel, int nr, const void * const * 
         for (int b = 0; b < nb; ++b) {
             uint8_t * out = panel + (size_t) b * BITCOS_GEMM_BLOCK_BYTES + BITCOS_GEMM_ROW(i);
             for (int h = 0; h < 2; ++h) {
-                const __m256i q = r ? _mm256_loadu_si256((const __m256i *) (r + (size_t) b * BITCOS_TQ2_0_BLOCK_BYTES + 32*h))
+                const __m256i q = r ? _mm256_loadu_si256((const __m256i *) (r + (size_t) b * bb + 32*h))
                                     : _mm256_set1_epi8(0x55);
                 for (int s = 0; s < 4; ++s) {
                     _mm256_storeu_si256((__m256i *) (out + 64*(4*h + s)), _mm256_and_si256(_mm256_srli_epi16(q, 2*s), three));
@@ -445,7 +446,7 @@ void bitcos_gemm_panel_tq2_0(int n, void * vpanel, int nr, const void * const * 
             }
         }
     }
-    bitcos_gemm_panel_scales_tq2_0(nb, panel, nr, rows);
+    bitcos_gemm_panel_scales_tq2_0(nb, panel, nr, rows, f32);
 }
 
 // AVX2 tiles: the panel's 4 rows (2 when nr <= 2) x up to 3 columns. Per
@@ -612,12 +613,13 @@ void bitcos_gemm_panel_nopdep(int n, void * panel, int nr, const uint8_t * const
 }
 
 // The reference: element 32k+j of a block is (qs[32*(k/4) + j] >> 2*(k%4)) & 3.
-void bitcos_gemm_panel_tq2_0(int n, void * vpanel, int nr, const void * const * rows) {
+void bitcos_gemm_panel_tq2_0(int n, void * vpanel, int nr, const void * const * rows, int f32) {
+    const size_t bb = BITCOS_TQ2_0_BLOCK_SIZE(f32);
     uint8_t * panel = (uint8_t *) vpanel;
     const int nb = n / BITCOS_QK_K;
     for (int i = 0; i < BITCOS_GEMM_ROWS; ++i) {
         for (int b = 0; b < nb; ++b) {
-            const uint8_t * qs = i < nr ? (const uint8_t *) rows[i] + (size_t) b * BITCOS_TQ2_0_BLOCK_BYTES : NULL;
+            const uint8_t * qs = i < nr ? (const uint8_t *) rows[i] + (size_t) b * bb : NULL;
             for (int e = 0; e < BITCOS_QK_K; ++e) {
                 const int k = e / 32, j = e % 32;
                 panel[(size_t) b * BITCOS_GEMM_BLOCK_BYTES + BITCOS_GEMM_ROW(i) + 64*k + j] =
@@ -625,7 +627,7 @@ void bitcos_gemm_panel_tq2_0(int n, void * vpanel, int nr, const void * const * 
             }
         }
     }
-    bitcos_gemm_panel_scales_tq2_0(nb, panel, nr, rows);
+    bitcos_gemm_panel_scales_tq2_0(nb, panel, nr, rows, f32);
 }
 
 void bitcos_gemm_q8_K(int n, int nr, int nc, const void * panel, const void * const * vy, float * const * s) {

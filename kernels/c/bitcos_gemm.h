@@ -71,11 +71,11 @@ void bitcos_gemm_panel_nopdep(int n, void * panel, int nr, const uint8_t * const
 
 // The same panel from rows in the TQ2_0 layout (a BITCOS weight converted at
 // load, bitcos_layout.h; llama.cpp patch 0011): rows[i] points at row i's
-// n/256 TQ2_0 blocks (66 bytes each: qs[64], then the fp16 d). Writes exactly
-// the bytes bitcos_gemm_panel writes for the BITCOS row of the same values
-// and fp16 scales (bitcos_row_to_tq2_0 of it); reads nothing past the rows'
-// blocks.
-void bitcos_gemm_panel_tq2_0(int n, void * panel, int nr, const void * const * rows);
+// n/256 TQ2_0 blocks (66 bytes each: qs[64], then the fp16 d), or, when f32,
+// f32 blocks (68 bytes: qs[64], then the f32 d). Writes exactly the bytes
+// bitcos_gemm_panel writes for the BITCOS row of the same values and scales
+// (bitcos_row_to_tq2_0 of it); reads nothing past the rows' blocks.
+void bitcos_gemm_panel_tq2_0(int n, void * panel, int nr, const void * const * rows, int f32);
 
 // s[j][i] = row i of the panel times column y[j] (block_q8_K, n weights), for
 // i < nr and j < nc (any nc >= 1).

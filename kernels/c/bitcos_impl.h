@@ -61,6 +61,19 @@ static inline float bitcos_fp16_to_fp32(uint16_t h) {
 #endif
 }
 
+// The scale of a block of a converted weight (bitcos_layout.h): TQ2_0's fp16
+// d, or the f32 d of an f32 block, both at byte 64 of the block.
+static inline float bitcos_tq2_0_block_d(const uint8_t * xb, int f32) {
+    if (f32) {
+        float d;
+        memcpy(&d, xb + 64, sizeof(d));
+        return d;
+    }
+    uint16_t h;
+    memcpy(&h, xb + 64, sizeof(h));
+    return bitcos_fp16_to_fp32(h);
+}
+
 // The float step of one 256-block, in the order of
 // ggml_vec_dot_tq2_0_q8_K_generic: d = y.d * x.d; sumf += (float)sumi * d.
 static inline float bitcos_block_acc(float sumf, int32_t sumi, float yd, const uint16_t * d16, float d32, int b) {

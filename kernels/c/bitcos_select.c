@@ -155,10 +155,7 @@ static struct bitcos_layout_choice bitcos_layout_choose(int layout, const char *
     return c;
 }
 
-struct bitcos_layout_choice bitcos_select_layout(const struct bitcos_choice * k, int fp16_scales, const char * forced) {
-    if (!fp16_scales) {
-        return bitcos_layout_choose(BITCOS_LAYOUT_NATIVE, "per-tensor f32 scale: TQ2_0 blocks cannot hold it exactly");
-    }
+struct bitcos_layout_choice bitcos_select_layout(const struct bitcos_choice * k, const char * forced) {
     const char * unknown = NULL;
     if (forced != NULL && forced[0] != '\0') {
         for (int l = 0; l < BITCOS_LAYOUT_COUNT; ++l) {

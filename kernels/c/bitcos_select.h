@@ -87,9 +87,13 @@ struct bitcos_choice bitcos_select(const struct bitcos_cpu_features * f, const c
 // Where BITCOS weights are multiplied from. NATIVE: the file's own layout,
 // through the kernel above (the smallest bytes per weight: wins where the
 // decode keeps up with memory). TQ2_0: each weight decoded once at load into
-// TQ2_0 blocks (`bitcos_to_tq2_0`, bitcos_layout.c; patch 0011's CPU extra buffer type CPU_BITCOS)
-// and multiplied by ggml's own TQ2_0 kernels: results bit-identical to the
-// TQ2_0 source, at TQ2_0's speed, the file and the download still small.
+// blocks of TQ2_0 codes (`bitcos_to_tq2_0`, bitcos_layout.c; patch 0011's CPU
+// extra buffer type CPU_BITCOS): TQ2_0's own blocks for fp16 scales per 256
+// weights, multiplied by ggml's TQ2_0 kernels or ours of the same bits
+// (results bit-identical to the TQ2_0 source); f32 blocks (the same codes
+// with the f32 scale) for a per-tensor f32 scale (an I2_S source),
+// multiplied by kernels of the native kernel's float order (results
+// bit-identical to the native layout's). The file and the download stay small.
 enum bitcos_layout {
     BITCOS_LAYOUT_NATIVE,
     BITCOS_LAYOUT_TQ2_0,
@@ -102,12 +106,11 @@ struct bitcos_layout_choice {
     const char * why;    // one line for the log (static storage)
 };
 
-// The layout of one weight tensor. k: the kernel bitcos_select chose.
-// fp16_scales: the tensor has one fp16 scale per 256 weights (TQ2_0's block
-// scale); a per-tensor f32 scale (an I2_S source) has no exact TQ2_0 form.
+// The layout of the weight tensors, fp16- and f32-scaled alike (both
+// kinds have kernels of every float order in the TQ2_0 layout,
+// bitcos_layout.h). k: the kernel bitcos_select chose.
 // forced (GGML_BITCOS_LAYOUT, may be NULL): "native" or "tq2_0".
 // First that applies:
-//   native   the tensor has a per-tensor f32 scale (even when forced)
 //   forced   GGML_BITCOS_LAYOUT names a layout (an unknown name is ignored)
 //   native   GGML_BITCOS_KERNEL forced a kernel (the user asked to run it)
 //   tq2_0    the kernel is avx512_tq2, the CPU is AMD and the build has the
@@ -128,7 +131,7 @@ struct bitcos_layout_choice {
 //            scalar kernels more
 // `gguf-bitcos advise` prints this choice beside its measurements (the Go
 // test kernels/select_test.go checks every branch).
-struct bitcos_layout_choice bitcos_select_layout(const struct bitcos_choice * k, int fp16_scales, const char * forced);
+struct bitcos_layout_choice bitcos_select_layout(const struct bitcos_choice * k, const char * forced);
 
 const char * bitcos_layout_name(int layout);   // NULL when out of range
 

@@ -20,13 +20,19 @@
 // broadcast), acc = fma((float) L, d, acc) lane by lane; ggml's hsum_float_8
 // at the end.
 //
+// The _f32 kernel does the same on f32 blocks (bitcos_layout.h: a weight with
+// a per-tensor f32 scale, 68 bytes per block): d = y.d * x.d32, which is what
+// the native kernels of that order compute for such a weight (bitcos.h), so
+// its logits stay those of the native layout, bit for bit.
+//
 // Only where the build has AVX-512 F/BW/VL/VNNI with F16C and FMA; otherwise
 // bitcos_have_tq2_0_vnni() is 0 (callers keep ggml's TQ2_0 kernel) and the
-// function is the same steps in scalar C (the reference the tests hold both
-// builds to, with kernels.VecDotQ8KTQ2Order).
+// functions are bitcos_tq2_0_vec_dot_q8_K_ref in this order (the scalar
+// reference the tests hold every build to, with kernels.VecDotQ8KTQ2Order).
 
 #include "bitcos_impl.h"
 #include "bitcos_layout.h"
+#include "bitcos_select.h"
 #include "bitcos_tq2fast.h"
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512VNNI__) && \
@@ -36,10 +42,10 @@
 
 int bitcos_have_tq2_0_vnni(void) { return 1; }
 
-void bitcos_tq2_0_vec_dot_q8_K_vnni(int n, float * s, const void * vx, const void * vy) {
-    const uint8_t * x = (const uint8_t *) vx;
-    const bitcos_block_q8_K * y = (const bitcos_block_q8_K *) vy;
+// f32 is a constant at each call: the compiler makes two loops.
+BITCOS_INLINE void bitcos_tq2_0_dot_vnni(int n, float * s, const uint8_t * x, const bitcos_block_q8_K * y, int f32) {
     const int nb = n / BITCOS_QK_K;
+    const size_t bb = BITCOS_TQ2_0_BLOCK_SIZE(f32);
 
     const __m512i m3   = _mm512_set1_epi8(3);
     const __m512i sh01 = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(2), 1);
@@ -47,7 +53,7 @@ void bitcos_tq2_0_vec_dot_q8_K_vnni(int n, float * s, const void * vx, const voi
     __m256 acc = _mm256_setzero_ps();
 
     for (int b = 0; b < nb; ++b) {
-        const uint8_t * xb = x + (size_t) b * BITCOS_TQ2_0_BLOCK_BYTES;
+        const uint8_t * xb = x + (size_t) b * bb;
         const int8_t * q = y[b].qs;
         const __m512i lo = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *) xb));
         const __m512i hi = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *) (xb + 32)));
@@ -60,44 +66,32 @@ void bitcos_tq2_0_vec_dot_q8_K_vnni(int n, float * s, const void * vx, const voi
         a1 = _mm512_dpbusd_epi32(a1, _mm512_and_si512(_mm512_srlv_epi16(hi, sh23), m3), _mm512_loadu_si512((const void *) (q + 192)));
         a0 = _mm512_add_epi32(a0, a1);
         const __m256i L = _mm256_add_epi32(_mm512_castsi512_si256(a0), _mm512_extracti64x4_epi64(a0, 1));
-        uint16_t d16;
-        memcpy(&d16, xb + 64, sizeof(d16));
         // y.d * d in one float multiply, then broadcast: ggml's _mm256_set1_ps(y.d * fp16(d))
-        const __m256 d = _mm256_mul_ps(_mm256_broadcast_ss(&y[b].d), _mm256_cvtph_ps(_mm_set1_epi16((short) d16)));
+        const __m256 d = _mm256_set1_ps(y[b].d * bitcos_tq2_0_block_d(xb, f32));
         acc = _mm256_fmadd_ps(_mm256_cvtepi32_ps(L), d, acc);
     }
 
     *s = bitcos_tq2_hsum(acc);
 }
 
-#else
+void bitcos_tq2_0_vec_dot_q8_K_vnni(int n, float * s, const void * x, const void * y) {
+    bitcos_tq2_0_dot_vnni(n, s, (const uint8_t *) x, (const bitcos_block_q8_K *) y, 0);
+}
 
-#include <math.h>
+void bitcos_tq2_0_f32_vec_dot_q8_K_vnni(int n, float * s, const void * x, const void * y) {
+    bitcos_tq2_0_dot_vnni(n, s, (const uint8_t *) x, (const bitcos_block_q8_K *) y, 1);
+}
+
+#else
 
 int bitcos_have_tq2_0_vnni(void) { return 0; }
 
-void bitcos_tq2_0_vec_dot_q8_K_vnni(int n, float * s, const void * vx, const void * vy) {
-    const uint8_t * x = (const uint8_t *) vx;
-    const bitcos_block_q8_K * y = (const bitcos_block_q8_K *) vy;
-    const int nb = n / BITCOS_QK_K;
-    float acc[8] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
-    for (int b = 0; b < nb; ++b) {
-        const uint8_t * xb = x + (size_t) b * BITCOS_TQ2_0_BLOCK_BYTES;
-        int32_t lane[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
-        for (int e = 0; e < BITCOS_QK_K; ++e) {
-            const int32_t c = (xb[(e / 128) * 32 + e % 32] >> (2 * ((e % 128) / 32))) & 3;
-            lane[(e & 31) >> 2] += c * y[b].qs[e];
-        }
-        uint16_t d16;
-        memcpy(&d16, xb + 64, sizeof(d16));
-        const float d = y[b].d * bitcos_fp16_to_fp32(d16);
-        for (int m = 0; m < 8; ++m) {
-            lane[m] -= (int32_t) y[b].bsums[2*m] + (int32_t) y[b].bsums[2*m + 1];
-            acc[m] = fmaf((float) lane[m], d, acc[m]);
-        }
-    }
-    const float r0 = acc[0] + acc[4], r1 = acc[1] + acc[5], r2 = acc[2] + acc[6], r3 = acc[3] + acc[7];
-    *s = (r0 + r2) + (r1 + r3);
+void bitcos_tq2_0_vec_dot_q8_K_vnni(int n, float * s, const void * x, const void * y) {
+    bitcos_tq2_0_vec_dot_q8_K_ref(n, s, x, 0, BITCOS_ORDER_TQ2_X86, y);
+}
+
+void bitcos_tq2_0_f32_vec_dot_q8_K_vnni(int n, float * s, const void * x, const void * y) {
+    bitcos_tq2_0_vec_dot_q8_K_ref(n, s, x, 1, BITCOS_ORDER_TQ2_X86, y);
 }
 
 #endif

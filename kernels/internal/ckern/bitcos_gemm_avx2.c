@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 045dfb2b439df339a9c9807623dc5976dfbd4e8161c50bf9d648d022374c592b
+// kernels/c sha256: bc7390992a0995170f5b0ae093409a366f2ccbe1740b9748ebe05966ded6ae63
 // The AVX2 + BMI2 + FMA build of bitcos_gemm.c (vpmaddubsw; target pragma,
 // GCC only), under other names.
 #pragma GCC optimize("fp-contract=off")

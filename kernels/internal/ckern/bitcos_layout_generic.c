@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 045dfb2b439df339a9c9807623dc5976dfbd4e8161c50bf9d648d022374c592b
+// kernels/c sha256: bc7390992a0995170f5b0ae093409a366f2ccbe1740b9748ebe05966ded6ae63
 // bitcos_layout.c under other names, on the scalar build of bitcos_codes.c
 // (bitcos_codes_generic.c here) and with the portable popcount.
 #define BITCOS_LAYOUT_SWAR_POPCOUNT 1
@@ -10,4 +10,5 @@
 #define bitcos_to_tq2_0 bitcos_to_tq2_0_generic
 #define bitcos_row_from_tq2_0 bitcos_row_from_tq2_0_generic
 #define bitcos_row_presence_tq2_0 bitcos_row_presence_tq2_0_generic
+#define bitcos_tq2_0_vec_dot_q8_K_ref bitcos_tq2_0_vec_dot_q8_K_ref_generic
 #include "../../c/bitcos_layout.c"

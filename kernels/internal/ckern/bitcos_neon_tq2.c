@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 045dfb2b439df339a9c9807623dc5976dfbd4e8161c50bf9d648d022374c592b
+// kernels/c sha256: bc7390992a0995170f5b0ae093409a366f2ccbe1740b9748ebe05966ded6ae63
 // One translation unit per kernel file (see ckern.go). On amd64 this builds
 // the portable path of the NEON file (BITCOS_NEON_TQ2_SIMD == 0): the scalar
 // ARM-order kernels; the NEON paths are tested under qemu-aarch64

@@ -94,18 +94,29 @@ func ClmulGEMV(ClmulBuild, int, int, bool, []byte, []byte, []uint32, []uint16, f
 func CheckRows(bool, int, int, []byte, []int32, int64) int64 { panic("ckern: built without cgo") }
 
 // ToTQ2_0 panics without cgo.
-func ToTQ2_0(bool, int, int, []byte, []byte, []int32, []byte, []uint16) int64 {
+func ToTQ2_0(bool, int, int, []byte, []byte, []int32, []byte, []uint16, float32) int64 {
 	panic("ckern: built without cgo")
 }
 
 // RowFromTQ2_0 panics without cgo.
-func RowFromTQ2_0(bool, int, []byte, []byte, []byte, []uint16) int { panic("ckern: built without cgo") }
+func RowFromTQ2_0(bool, int, []byte, bool, []byte, []byte, []uint16) (int, float32) {
+	panic("ckern: built without cgo")
+}
 
 // RowPresenceTQ2_0 panics without cgo.
-func RowPresenceTQ2_0(bool, int, []byte, []byte) { panic("ckern: built without cgo") }
+func RowPresenceTQ2_0(bool, int, []byte, bool, []byte) { panic("ckern: built without cgo") }
 
 // TQ2_0Dot panics without cgo.
-func TQ2_0Dot(int, []byte, unsafe.Pointer) float32 { panic("ckern: built without cgo") }
+func TQ2_0Dot(int, []byte, bool, unsafe.Pointer) float32 { panic("ckern: built without cgo") }
+
+// TQ2_0DotRef panics without cgo.
+func TQ2_0DotRef(int, []byte, bool, int, unsafe.Pointer) float32 { panic("ckern: built without cgo") }
+
+// TQ2_0DotAVX2 panics without cgo.
+func TQ2_0DotAVX2(int, []byte, bool, bool, unsafe.Pointer) float32 { panic("ckern: built without cgo") }
+
+// TQ2_0AVX2Compiled is false without cgo.
+func TQ2_0AVX2Compiled(bool) bool { return false }
 
 // TQ2_0DotScalarCompiled is false without cgo.
 func TQ2_0DotScalarCompiled() bool { return false }

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 045dfb2b439df339a9c9807623dc5976dfbd4e8161c50bf9d648d022374c592b
+// kernels/c sha256: bc7390992a0995170f5b0ae093409a366f2ccbe1740b9748ebe05966ded6ae63
 // The builds of bitcos_gemm.c in this package, run by ckern_gemm_drive.
 #include "gemm_drive.h"
 #include "gemm.h"
@@ -10,21 +10,21 @@ void bitcos_gemm_panel_generic(int n, void * panel, int nr, const uint8_t * cons
                                const uint16_t * const * d16, float d32);
 void bitcos_gemm_panel_nopdep_generic(int n, void * panel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
                               const uint16_t * const * d16, float d32);
-void bitcos_gemm_panel_tq2_0_generic(int n, void * panel, int nr, const void * const * rows);
+void bitcos_gemm_panel_tq2_0_generic(int n, void * panel, int nr, const void * const * rows, int f32);
 void bitcos_gemm_q8_K_generic(int n, int nr, int nc, const void * panel, const void * const * y, float * const * s);
 int  bitcos_gemm_isa_avx2(void);
 void bitcos_gemm_panel_avx2(int n, void * panel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
                             const uint16_t * const * d16, float d32);
 void bitcos_gemm_panel_nopdep_avx2(int n, void * panel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
                               const uint16_t * const * d16, float d32);
-void bitcos_gemm_panel_tq2_0_avx2(int n, void * panel, int nr, const void * const * rows);
+void bitcos_gemm_panel_tq2_0_avx2(int n, void * panel, int nr, const void * const * rows, int f32);
 void bitcos_gemm_q8_K_avx2(int n, int nr, int nc, const void * panel, const void * const * y, float * const * s);
 int  bitcos_gemm_isa_avx2_vnni(void);
 void bitcos_gemm_panel_avx2_vnni(int n, void * panel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
                                  const uint16_t * const * d16, float d32);
 void bitcos_gemm_panel_nopdep_avx2_vnni(int n, void * panel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
                               const uint16_t * const * d16, float d32);
-void bitcos_gemm_panel_tq2_0_avx2_vnni(int n, void * panel, int nr, const void * const * rows);
+void bitcos_gemm_panel_tq2_0_avx2_vnni(int n, void * panel, int nr, const void * const * rows, int f32);
 void bitcos_gemm_q8_K_avx2_vnni(int n, int nr, int nc, const void * panel, const void * const * y, float * const * s);
 
 int ckern_gemm_isa(int build) {
@@ -49,15 +49,15 @@ void ckern_gemm(int build, int nopdep, int k, int rows, int prows, const uint8_t
     }
 }
 
-void ckern_gemm_tq2_0(int build, int k, int rows, int prows, const uint8_t * tq2, int ncols, const void * ys, float * out, uint8_t * panels) {
+void ckern_gemm_tq2_0(int build, int k, int rows, int prows, const uint8_t * tq2, int f32, int ncols, const void * ys, float * out, uint8_t * panels) {
     switch (build) {
         case CKERN_GEMM_AVX2:
-            ckern_gemm_drive_tq2_0(bitcos_gemm_panel_tq2_0_avx2, bitcos_gemm_q8_K_avx2, k, rows, prows, tq2, ncols, ys, out, panels);
+            ckern_gemm_drive_tq2_0(bitcos_gemm_panel_tq2_0_avx2, bitcos_gemm_q8_K_avx2, k, rows, prows, tq2, f32, ncols, ys, out, panels);
             break;
         case CKERN_GEMM_AVX2_VNNI:
-            ckern_gemm_drive_tq2_0(bitcos_gemm_panel_tq2_0_avx2_vnni, bitcos_gemm_q8_K_avx2_vnni, k, rows, prows, tq2, ncols, ys, out, panels);
+            ckern_gemm_drive_tq2_0(bitcos_gemm_panel_tq2_0_avx2_vnni, bitcos_gemm_q8_K_avx2_vnni, k, rows, prows, tq2, f32, ncols, ys, out, panels);
             break;
         default:
-            ckern_gemm_drive_tq2_0(bitcos_gemm_panel_tq2_0_generic, bitcos_gemm_q8_K_generic, k, rows, prows, tq2, ncols, ys, out, panels);
+            ckern_gemm_drive_tq2_0(bitcos_gemm_panel_tq2_0_generic, bitcos_gemm_q8_K_generic, k, rows, prows, tq2, f32, ncols, ys, out, panels);
     }
 }

@@ -47,6 +47,6 @@ func Gemm(b GemmBuild, nopdep bool, k, rows, prows int, bitmap, signs []byte, of
 // GemmTQ2_0 runs build b as Gemm does with the panels decoded from TQ2_0 rows
 // by bitcos_gemm_panel_tq2_0: row r's k/256 blocks of 66 bytes at
 // tq2[r*(k/256)*66:].
-func GemmTQ2_0(b GemmBuild, k, rows, prows int, tq2 []byte, ncols int, ys unsafe.Pointer, out []float32, panels []byte) {
-	C.ckern_gemm_tq2_0(C.int(b), C.int(k), C.int(rows), C.int(prows), u8(tq2), C.int(ncols), ys, (*C.float)(unsafe.Pointer(&out[0])), u8(panels))
+func GemmTQ2_0(b GemmBuild, k, rows, prows int, tq2 []byte, f32 bool, ncols int, ys unsafe.Pointer, out []float32, panels []byte) {
+	C.ckern_gemm_tq2_0(C.int(b), C.int(k), C.int(rows), C.int(prows), u8(tq2), cbool(f32), C.int(ncols), ys, (*C.float)(unsafe.Pointer(&out[0])), u8(panels))
 }

@@ -13,12 +13,12 @@
 
 typedef void (*ckern_gemm_panel_fn)(int n, void * panel, int nr, const uint8_t * const * bitmap, const uint8_t * const * signs,
                                     const uint16_t * const * d16, float d32);
-typedef void (*ckern_gemm_panel_tq2_0_fn)(int n, void * panel, int nr, const void * const * rows);
+typedef void (*ckern_gemm_panel_tq2_0_fn)(int n, void * panel, int nr, const void * const * rows, int f32);
 typedef void (*ckern_gemm_fn)(int n, int nr, int nc, const void * panel, const void * const * y, float * const * s);
 
 // The rows a drive decodes: BITCOS (pf; row r: bitmap + r*k/8, signs +
 // off[r], d16 + r*k/256 or d32 when d16 is NULL) or, when tf is set, TQ2_0
-// blocks (row r at tq2 + r*(k/256)*66).
+// blocks (row r at tq2 + r*(k/256)*66), f32 blocks when f32 (68 bytes each).
 struct ckern_gemm_rows {
     ckern_gemm_panel_fn pf;
     const uint8_t * bitmap;
@@ -28,6 +28,7 @@ struct ckern_gemm_rows {
     float d32;
     ckern_gemm_panel_tq2_0_fn tf;
     const uint8_t * tq2;
+    int f32;
 };
 
 // Rows r0..r0+nr-1 of w into panel.
@@ -35,9 +36,9 @@ static inline void ckern_gemm_decode(const struct ckern_gemm_rows * w, int k, vo
     if (w->tf) {
         const void * rows[BITCOS_GEMM_ROWS];
         for (int i = 0; i < nr; ++i) {
-            rows[i] = w->tq2 + (size_t) (r0 + i) * (size_t) (k / 256) * 66;
+            rows[i] = w->tq2 + (size_t) (r0 + i) * (size_t) (k / 256) * (w->f32 ? 68 : 66);
         }
-        w->tf(k, panel, nr, rows);
+        w->tf(k, panel, nr, rows, w->f32);
         return;
     }
     const uint8_t * bm[BITCOS_GEMM_ROWS];
@@ -88,14 +89,14 @@ static inline void ckern_gemm_drive_rows(const struct ckern_gemm_rows * w, ckern
 static inline void ckern_gemm_drive(ckern_gemm_panel_fn pf, ckern_gemm_fn gf, int k, int rows, int prows,
                                     const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
                                     const uint16_t * d16, float d32, int ncols, const void * ys, float * out, uint8_t * panels) {
-    const struct ckern_gemm_rows w = { pf, bitmap, signs, off, d16, d32, NULL, NULL };
+    const struct ckern_gemm_rows w = { pf, bitmap, signs, off, d16, d32, NULL, NULL, 0 };
     ckern_gemm_drive_rows(&w, gf, k, rows, prows, ncols, ys, out, panels);
 }
 
-// TQ2_0 rows (k/256 blocks of 66 bytes each, one row after another at tq2),
-// decoded by tf.
+// TQ2_0 rows (k/256 blocks of 66 bytes each, or f32 blocks of 68 when f32,
+// one row after another at tq2), decoded by tf.
 static inline void ckern_gemm_drive_tq2_0(ckern_gemm_panel_tq2_0_fn tf, ckern_gemm_fn gf, int k, int rows, int prows,
-                                          const uint8_t * tq2, int ncols, const void * ys, float * out, uint8_t * panels) {
-    const struct ckern_gemm_rows w = { NULL, NULL, NULL, NULL, NULL, 0.0f, tf, tq2 };
+                                          const uint8_t * tq2, int f32, int ncols, const void * ys, float * out, uint8_t * panels) {
+    const struct ckern_gemm_rows w = { NULL, NULL, NULL, NULL, NULL, 0.0f, tf, tq2, f32 };
     ckern_gemm_drive_rows(&w, gf, k, rows, prows, ncols, ys, out, panels);
 }

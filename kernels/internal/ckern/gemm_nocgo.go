@@ -32,6 +32,6 @@ func Gemm(GemmBuild, bool, int, int, int, []byte, []byte, []uint32, []uint16, fl
 }
 
 // GemmTQ2_0 panics without cgo.
-func GemmTQ2_0(GemmBuild, int, int, int, []byte, int, unsafe.Pointer, []float32, []byte) {
+func GemmTQ2_0(GemmBuild, int, int, int, []byte, bool, int, unsafe.Pointer, []float32, []byte) {
 	panic("ckern: built without cgo")
 }

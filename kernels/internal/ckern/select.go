@@ -52,14 +52,14 @@ func Select(f Features, forced *string) Choice {
 
 // SelectLayout calls bitcos_select_layout with k (as bitcos_select returned
 // it); forced == nil passes NULL.
-func SelectLayout(k Choice, fp16Scales bool, forced *string) LayoutChoice {
+func SelectLayout(k Choice, forced *string) LayoutChoice {
 	ck := C.struct_bitcos_choice{kernel: C.int(k.Kernel), order: C.int(k.Order), forced: cbool(k.Forced), vendor: C.int(k.Vendor), tq2_0_vnni: cbool(k.TQ2_0VNNI)}
 	var cs *C.char
 	if forced != nil {
 		cs = C.CString(*forced)
 		defer C.free(unsafe.Pointer(cs))
 	}
-	c := C.bitcos_select_layout(&ck, cbool(fp16Scales), cs)
+	c := C.bitcos_select_layout(&ck, cs)
 	return LayoutChoice{Layout: int(c.layout), Name: C.GoString(c.name), Why: C.GoString(c.why)}
 }
 

@@ -20,7 +20,7 @@ type LayoutChoice struct {
 }
 
 // SelectLayout panics without cgo.
-func SelectLayout(Choice, bool, *string) LayoutChoice { panic("ckern: built without cgo") }
+func SelectLayout(Choice, *string) LayoutChoice { panic("ckern: built without cgo") }
 
 // LayoutName panics without cgo.
 func LayoutName(int) string { panic("ckern: built without cgo") }

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 045dfb2b439df339a9c9807623dc5976dfbd4e8161c50bf9d648d022374c592b
+// kernels/c sha256: bc7390992a0995170f5b0ae093409a366f2ccbe1740b9748ebe05966ded6ae63
 // bitcos_gemm.c with AVX-512 F+BW (-mavx512f -mavx512bw, ckern512.go) and
 // without VNNI (its vpmaddubsw path), under other names.
 #pragma GCC optimize("fp-contract=off")

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 045dfb2b439df339a9c9807623dc5976dfbd4e8161c50bf9d648d022374c592b
+// kernels/c sha256: bc7390992a0995170f5b0ae093409a366f2ccbe1740b9748ebe05966ded6ae63
 // The AVX-512 VNNI build of the converted weights' one-column kernel, its own
 // translation unit under other names (../ckern has the scalar build under
 // the real ones). VL, VNNI, F16C and FMA are pragmas (cgo rejects those
@@ -9,4 +9,5 @@
 #pragma GCC target("f16c,fma,avx512vl,avx512vnni")
 #define bitcos_have_tq2_0_vnni ckern512_have_tq2_0_vnni
 #define bitcos_tq2_0_vec_dot_q8_K_vnni ckern512_tq2_0_vec_dot_q8_K_vnni
+#define bitcos_tq2_0_f32_vec_dot_q8_K_vnni ckern512_tq2_0_f32_vec_dot_q8_K_vnni
 #include "../../c/bitcos_tq2_0_vnni.c"

@@ -58,7 +58,7 @@ func Gemm(bool, bool, int, int, int, []byte, []byte, []uint32, []uint16, float32
 }
 
 // GemmTQ2_0 panics without cgo.
-func GemmTQ2_0(bool, int, int, int, []byte, int, unsafe.Pointer, []float32, []byte) {
+func GemmTQ2_0(bool, int, int, int, []byte, bool, int, unsafe.Pointer, []float32, []byte) {
 	panic("ckern512: built without cgo")
 }
 
@@ -72,7 +72,7 @@ func CPUHasTQ2_0VNNI() bool { return false }
 func UsableTQ2_0VNNI() bool { return false }
 
 // TQ2_0DotVNNI panics without cgo.
-func TQ2_0DotVNNI(int, []byte, unsafe.Pointer) float32 { panic("ckern512: built without cgo") }
+func TQ2_0DotVNNI(int, []byte, bool, unsafe.Pointer) float32 { panic("ckern512: built without cgo") }
 
 // TQ2_0GEMVVNNI panics without cgo.
 func TQ2_0GEMVVNNI(int, int, []byte, unsafe.Pointer, []float32) { panic("ckern512: built without cgo") }

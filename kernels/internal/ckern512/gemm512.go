@@ -7,7 +7,7 @@ package ckern512
 int  ckern512_gemm_isa(int vnni);
 void ckern512_gemm(int vnni, int nopdep, int k, int rows, int prows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
                    const uint16_t * d16, float d32, int ncols, const void * ys, float * out, uint8_t * panels);
-void ckern512_gemm_tq2_0(int vnni, int k, int rows, int prows, const uint8_t * tq2, int ncols, const void * ys, float * out, uint8_t * panels);
+void ckern512_gemm_tq2_0(int vnni, int k, int rows, int prows, const uint8_t * tq2, int f32, int ncols, const void * ys, float * out, uint8_t * panels);
 */
 import "C"
 
@@ -55,7 +55,7 @@ func Gemm(vnni, nopdep bool, k, rows, prows int, bitmap, signs []byte, off []uin
 
 // GemmTQ2_0 runs that build as ckern.GemmTQ2_0 does (the panels decoded
 // from TQ2_0 rows by bitcos_gemm_panel_tq2_0); only when CPUHasGemm.
-func GemmTQ2_0(vnni bool, k, rows, prows int, tq2 []byte, ncols int, ys unsafe.Pointer, out []float32, panels []byte) {
+func GemmTQ2_0(vnni bool, k, rows, prows int, tq2 []byte, f32 bool, ncols int, ys unsafe.Pointer, out []float32, panels []byte) {
 	if !CPUHasGemm(vnni) {
 		panic("ckern512: this CPU cannot run the AVX-512 gemm build")
 	}
@@ -63,7 +63,7 @@ func GemmTQ2_0(vnni bool, k, rows, prows int, tq2 []byte, ncols int, ys unsafe.P
 	if len(panels) > 0 {
 		pp = (*C.uint8_t)(unsafe.Pointer(&panels[0]))
 	}
-	C.ckern512_gemm_tq2_0(cint(vnni), C.int(k), C.int(rows), C.int(prows), (*C.uint8_t)(unsafe.Pointer(&tq2[0])), C.int(ncols), ys,
+	C.ckern512_gemm_tq2_0(cint(vnni), C.int(k), C.int(rows), C.int(prows), (*C.uint8_t)(unsafe.Pointer(&tq2[0])), cint(f32), C.int(ncols), ys,
 		(*C.float)(unsafe.Pointer(&out[0])), pp)
 }
 

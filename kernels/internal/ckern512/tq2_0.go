@@ -6,6 +6,7 @@ package ckern512
 #include <stdint.h>
 int ckern512_have_tq2_0_vnni(void);
 void ckern512_tq2_0_vec_dot_q8_K_vnni(int n, float * s, const void * x, const void * y);
+void ckern512_tq2_0_f32_vec_dot_q8_K_vnni(int n, float * s, const void * x, const void * y);
 void ckern512_tq2_0_gemv_vnni(int k, int rows, const void * x, const void * y, float * out);
 */
 import "C"
@@ -37,14 +38,18 @@ func CPUHasTQ2_0VNNI() bool {
 func UsableTQ2_0VNNI() bool { return CompiledTQ2_0VNNI() && CPUHasTQ2_0VNNI() }
 
 // TQ2_0DotVNNI runs bitcos_tq2_0_vec_dot_q8_K_vnni (AVX-512 VNNI build) on k
-// weights of TQ2_0 blocks x and the block_q8_K column y. It panics unless
-// UsableTQ2_0VNNI.
-func TQ2_0DotVNNI(k int, x []byte, y unsafe.Pointer) float32 {
+// weights of TQ2_0 blocks x (f32 blocks and the _f32 kernel when f32) and
+// the block_q8_K column y. It panics unless UsableTQ2_0VNNI.
+func TQ2_0DotVNNI(k int, x []byte, f32 bool, y unsafe.Pointer) float32 {
 	if !UsableTQ2_0VNNI() {
 		panic("ckern512: AVX-512 VNNI TQ2_0 kernel not usable on this CPU/build")
 	}
 	var s C.float
-	C.ckern512_tq2_0_vec_dot_q8_K_vnni(C.int(k), &s, unsafe.Pointer(&x[0]), y)
+	if f32 {
+		C.ckern512_tq2_0_f32_vec_dot_q8_K_vnni(C.int(k), &s, unsafe.Pointer(&x[0]), y)
+	} else {
+		C.ckern512_tq2_0_vec_dot_q8_K_vnni(C.int(k), &s, unsafe.Pointer(&x[0]), y)
+	}
 	return float32(s)
 }
 
