@@ -35,11 +35,17 @@ func tq2BlockKernels() []tq2BlockKernel {
 			return ckern.TQ2_0DotRef(k, x, f32, orderTQ2X86, yPtr(y))
 		}},
 		{cVariant{name: "tq2_0 avx2"}.simd(ckern.TQ2_0AVX2Compiled(false), avx2, "scalar build", "AVX2, F16C or FMA"),
-			func(k int, x []byte, f32 bool, y []BlockQ8K) float32 { return ckern.TQ2_0DotAVX2(k, x, f32, false, yPtr(y)) }},
+			func(k int, x []byte, f32 bool, y []BlockQ8K) float32 {
+				return ckern.TQ2_0DotAVX2(k, x, f32, false, yPtr(y))
+			}},
 		{cVariant{name: "tq2_0 avx_vnni"}.simd(ckern.TQ2_0AVX2Compiled(true), avx2 && cpuid.CPU.Supports(cpuid.AVXVNNI), "scalar build", "AVX2, F16C, FMA or AVX-VNNI"),
-			func(k int, x []byte, f32 bool, y []BlockQ8K) float32 { return ckern.TQ2_0DotAVX2(k, x, f32, true, yPtr(y)) }},
+			func(k int, x []byte, f32 bool, y []BlockQ8K) float32 {
+				return ckern.TQ2_0DotAVX2(k, x, f32, true, yPtr(y))
+			}},
 		{cVariant{name: "tq2_0 avx512_vnni"}.simd(ckern512.CompiledTQ2_0VNNI(), ckern512.CPUHasTQ2_0VNNI(), "scalar build", "AVX-512 F/BW/VL/VNNI, F16C or FMA"),
-			func(k int, x []byte, f32 bool, y []BlockQ8K) float32 { return ckern512.TQ2_0DotVNNI(k, x, f32, yPtr(y)) }},
+			func(k int, x []byte, f32 bool, y []BlockQ8K) float32 {
+				return ckern512.TQ2_0DotVNNI(k, x, f32, yPtr(y))
+			}},
 	}
 }
 
