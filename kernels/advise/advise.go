@@ -122,7 +122,7 @@ func Run(o Options) (*Result, error) {
 		return nil, fmt.Errorf("the rule picks %s: %w", res.Rule.Kernel, err)
 	}
 	file := tq2Kernel(hasAVX2(f))
-	layout, err := tq2LayoutKernel(res.Rule.TQ2_0VNNI, file)
+	layout, err := tq2LayoutKernel(res.Rule, file, o.F32, hasAVX2(f))
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +132,11 @@ func Run(o Options) (*Result, error) {
 	roles := [][]string{{RoleNative}, {RoleTQ2Layout, RoleFile}}
 	if layout.Name != file.Name {
 		ks, roles = append(ks, file), [][]string{{RoleNative}, {RoleTQ2Layout}, {RoleFile}}
-		res.Notes = append(res.Notes, "the tq2_0 layout runs "+layout.Name+" ("+layout.Build+"), the kernel patches 0011-0012 run for one column of converted weights where the build has tq2_0_vnni; the TQ2_0 file runs ggml's kernel; both are checked bit for bit against each other on the generated rows")
+		if layout.F32 {
+			res.Notes = append(res.Notes, "the tq2_0 layout runs "+layout.Name+" ("+layout.Build+") on f32 blocks, the kernel patch 0013 runs for one column of converted weights with a per-tensor f32 scale; it is checked bit for bit against the native layout's kernel on the generated rows; the TQ2_0 file runs ggml's kernel on TQ2_0 blocks of the same values with fp16 scales")
+		} else {
+			res.Notes = append(res.Notes, "the tq2_0 layout runs "+layout.Name+" ("+layout.Build+"), the kernel patches 0011-0013 run for one column of converted weights where the build has tq2_0_vnni; the TQ2_0 file runs ggml's kernel; both are checked bit for bit against each other on the generated rows")
+		}
 	} else {
 		res.Notes = append(res.Notes, "the tq2_0 layout runs ggml's TQ2_0 kernel here (no tq2_0_vnni in this build), as the TQ2_0 file does: one pass serves both, and the tq2_0 layout's ratio to the file is 1 by construction")
 	}
@@ -171,7 +175,11 @@ func Run(o Options) (*Result, error) {
 				return nil, fmt.Errorf("results wrong before timing (a bug): %w", err)
 			}
 		}
-		if len(ks) == 3 && layout.order == file.order {
+		if layout.F32 && layout.order == native.order {
+			if err := sameBits(layout, native, base[i], acts[s.K]); err != nil {
+				return nil, fmt.Errorf("the tq2_0 layout's kernel and the native layout's disagree (a bug): %w", err)
+			}
+		} else if len(ks) == 3 && layout.order == file.order {
 			if err := sameBits(layout, file, base[i], acts[s.K]); err != nil {
 				return nil, fmt.Errorf("the tq2_0 layout's kernel and the TQ2_0 file's disagree (a bug): %w", err)
 			}

@@ -271,13 +271,17 @@ func TestCheckCatchesWrongResults(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	file := tq2Kernel(hasAVX2(f))
-	layout, err := tq2LayoutKernel(rule.TQ2_0VNNI, file)
+	layout, err := tq2LayoutKernel(rule, file, false, hasAVX2(f))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []kernel{native, layout, file} {
-		m, err1 := genMatrix(rng, Shape{512, 8}, 0.42, true)
-		other, err2 := genMatrix(rng, Shape{512, 8}, 0.42, true)
+	layout32, err := tq2LayoutKernel(rule, file, true, hasAVX2(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []kernel{native, layout, file, layout32} {
+		m, err1 := genMatrix(rng, Shape{512, 8}, 0.42, !k.F32)
+		other, err2 := genMatrix(rng, Shape{512, 8}, 0.42, !k.F32)
 		if err1 != nil || err2 != nil {
 			t.Fatal(err1, err2)
 		}

@@ -24,7 +24,7 @@ func check(k kernel, m *matrix, y act) error {
 		sg := m.signs[m.off[r]:]
 		var d16 []uint16
 		d32 := m.d32
-		if k.TQ2 {
+		if k.TQ2 && !k.F32 {
 			d16, d32 = m.tqd16[r*m.K/256:(r+1)*m.K/256], 0
 		} else if m.d16 != nil {
 			d16 = m.d16[r*m.K/256 : (r+1)*m.K/256]
@@ -71,9 +71,14 @@ const (
 // both follow is TQ2_0's x86 one, kernels.VecDotQ8KTQ2Order: per block the
 // integer dot of codes (0..2) and q8 minus 1 x the q8 sums, times x's fp16
 // scale times y's d in float32, accumulated in ggml's lanes.
+//
+// With a.F32 (the tq2_0 layout of an f32-scaled weight), b is the native
+// layout's BITCOS kernel of the same float order instead: the f32 blocks hold
+// the BITCOS rows' values and scale, and patch 0013 promises the native
+// layout's bits.
 func sameBits(a, b kernel, m *matrix, y act) error {
-	if !a.TQ2 || !b.TQ2 || a.order != b.order || a.order == orderNone {
-		return fmt.Errorf("%s and %s: not two kernels of TQ2_0 blocks in one float order (%d, %d)", a.Name, b.Name, a.order, b.order)
+	if !a.TQ2 || b.TQ2 == a.F32 || a.order != b.order || a.order == orderNone {
+		return fmt.Errorf("%s and %s: not a kernel of blocks and its yardstick in one float order (%d, %d)", a.Name, b.Name, a.order, b.order)
 	}
 	oa, ob := make([]float32, m.Rows), make([]float32, m.Rows)
 	a.run(m, 0, m.Rows, y.ptr, oa)

@@ -1,6 +1,7 @@
 package advise
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -33,6 +34,9 @@ type matrix struct {
 	d32    float32
 	tq2    []byte
 	tqd16  []uint16 // the TQ2_0 blocks' scales (for the check of results)
+	// with d32: the f32 blocks the tq2_0 layout makes of these rows
+	// (kernels/c/bitcos_layout.h: the TQ2_0 codes, then d32)
+	tq2f32 []byte
 }
 
 // bitcosBytes counts what a BITCOS GEMV reads of m: bitmap, sign stream
@@ -94,6 +98,11 @@ func genMatrix(rng *rand.Rand, s Shape, z float64, fp16Scales bool) (*matrix, er
 		m.d16 = d16
 	} else {
 		m.d32 = 0.0123
+		m.tq2f32 = make([]byte, 0, len(m.tq2)/66*68)
+		for b := 0; b+66 <= len(m.tq2); b += 66 {
+			m.tq2f32 = append(m.tq2f32, m.tq2[b:b+64]...)
+			m.tq2f32 = binary.LittleEndian.AppendUint32(m.tq2f32, math.Float32bits(m.d32))
+		}
 	}
 	return m, nil
 }
@@ -109,6 +118,9 @@ func (m *matrix) clone() *matrix {
 		c.d16 = append([]uint16(nil), m.d16...)
 	}
 	c.tq2 = append([]byte(nil), m.tq2...)
+	if m.tq2f32 != nil {
+		c.tq2f32 = append([]byte(nil), m.tq2f32...)
+	}
 	c.tqd16 = nil
 	return &c
 }

@@ -22,6 +22,7 @@ type kernel struct {
 	Name  string // bitcos_kernel_name, "tq2_0" (the yardstick) or "tq2_0_vnni"
 	Build string // which build of its file runs (VNNI, VPCLMULQDQ...)
 	TQ2   bool   // reads m's TQ2_0 blocks
+	F32   bool   // reads m's f32 blocks (with TQ2: the tq2_0 layout of an f32-scaled weight)
 	// order is the float order (enum bitcos_order) whose Go reference the
 	// kernel matches bit for bit, or orderNone: close to the exact sums.
 	order int
@@ -132,22 +133,46 @@ func tq2Kernel(avx2 bool) kernel {
 }
 
 // tq2LayoutKernel is the kernel the loader runs for one column of weights it
-// converted to TQ2_0 blocks at load (patches 0011-0012, the tq2_0 layout):
-// bitcos_tq2_0_vec_dot_q8_K_vnni (kernels/c/bitcos_tq2_0_vnni.c) where the
-// rule's choice carries tq2_0_vnni (the build compiled its AVX-512 VNNI path:
-// a native build on a CPU with AVX-512 VNNI), else ggml's TQ2_0 kernel, which
-// is file, the TQ2_0 file's kernel, returned as it is (callers tell the two
-// cases apart by name). The VNNI kernel is bit-identical to ggml's x86 TQ2_0
-// kernel: its float order is TQ2_0's.
-func tq2LayoutKernel(vnni bool, file kernel) (kernel, error) {
-	if !vnni {
+// converted at load (patches 0011-0013, the tq2_0 layout). fp16 scales, TQ2_0
+// blocks: bitcos_tq2_0_vec_dot_q8_K_vnni (kernels/c/bitcos_tq2_0_vnni.c)
+// where the rule's choice carries tq2_0_vnni (the build compiled its AVX-512
+// VNNI path: a native build on a CPU with AVX-512 VNNI), else ggml's TQ2_0
+// kernel, which is file, the TQ2_0 file's kernel, returned as it is (callers
+// tell the two cases apart by name); the VNNI kernel is bit-identical to
+// ggml's x86 TQ2_0 kernel. f32 (a per-tensor f32 scale, f32 blocks): the
+// kernel of the rule's float order that patch 0013 runs, the VNNI one where
+// the choice carries tq2_0_vnni, else in x86 order with avx2 (an AVX2 build)
+// bitcos_tq2_0_avx2.c's AVX2 build (an AVX2 build of llama.cpp has no
+// AVX-VNNI unless asked), else the scalar reference of the order.
+func tq2LayoutKernel(rule Rule, file kernel, f32, avx2 bool) (kernel, error) {
+	blocks := func(kind int) gemvFunc {
+		return func(m *matrix, r0, r1 int, y unsafe.Pointer, out []float32) {
+			ckern.TQ2_0BlocksGEMV(kind, rule.Order, m.K, r1-r0, m.tq2f32[r0*(m.K/256)*68:], true, y, out[r0:])
+		}
+	}
+	switch {
+	case rule.TQ2_0VNNI && (!f32 || rule.Order == orderTQ2X86):
+		if !ckern512.UsableTQ2_0VNNI() {
+			return kernel{}, fmt.Errorf("the rule counts on the VNNI TQ2_0 kernel (tq2_0_vnni), which this cgo build or CPU cannot run")
+		}
+		k := kernel{Name: "tq2_0_vnni", Build: "AVX512-VNNI, kernels/c/bitcos_tq2_0_vnni.c", TQ2: true, F32: f32, order: orderTQ2X86,
+			run: func(m *matrix, r0, r1 int, y unsafe.Pointer, out []float32) {
+				ckern512.TQ2_0GEMVVNNI(m.K, r1-r0, m.tq2[r0*(m.K/256)*66:], false, y, out[r0:])
+			}}
+		if f32 {
+			k.Build += ", f32 blocks"
+			k.run = func(m *matrix, r0, r1 int, y unsafe.Pointer, out []float32) {
+				ckern512.TQ2_0GEMVVNNI(m.K, r1-r0, m.tq2f32[r0*(m.K/256)*68:], true, y, out[r0:])
+			}
+		}
+		return k, nil
+	case !f32:
 		return file, nil
+	case rule.Order == orderTQ2X86 && avx2 && cpuFMA() && ckern.TQ2_0AVX2Compiled(false):
+		return kernel{Name: "tq2_0_avx2", Build: "AVX2, kernels/c/bitcos_tq2_0_avx2.c, f32 blocks", TQ2: true, F32: true,
+			order: orderTQ2X86, run: blocks(ckern.BlocksAVX2)}, nil
+	default:
+		return kernel{Name: "tq2_0_ref", Build: "scalar reference, kernels/c/bitcos_layout.c, f32 blocks", TQ2: true, F32: true,
+			order: rule.Order, run: blocks(ckern.BlocksRef)}, nil
 	}
-	if !ckern512.UsableTQ2_0VNNI() {
-		return kernel{}, fmt.Errorf("the rule counts on the VNNI TQ2_0 kernel (tq2_0_vnni), which this cgo build or CPU cannot run")
-	}
-	return kernel{Name: "tq2_0_vnni", Build: "AVX512-VNNI, kernels/c/bitcos_tq2_0_vnni.c", TQ2: true, order: orderTQ2X86,
-		run: func(m *matrix, r0, r1 int, y unsafe.Pointer, out []float32) {
-			ckern512.TQ2_0GEMVVNNI(m.K, r1-r0, m.tq2[r0*(m.K/256)*66:], y, out[r0:])
-		}}, nil
 }

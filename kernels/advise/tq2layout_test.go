@@ -43,9 +43,25 @@ func TestTQ2LayoutKernel(t *testing.T) {
 				if r.TQ2_0VNNI != tc.wantVNNI || f.TQ2_0VNNI != tc.wantVNNI {
 					t.Fatalf("forced %q: features tq2_0_vnni %v, rule %v, want %v", forced, f.TQ2_0VNNI, r.TQ2_0VNNI, tc.wantVNNI)
 				}
-				layout, err := tq2LayoutKernel(r.TQ2_0VNNI, file)
+				layout, err := tq2LayoutKernel(r, file, false, hasAVX2(f))
 				if err != nil {
 					t.Fatal(err)
+				}
+				// f32 blocks: the VNNI kernel, else in x86 order the AVX2 one
+				// (an AVX2 build), else the scalar reference of the order
+				l32, err := tq2LayoutKernel(r, file, true, hasAVX2(f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				want32 := "tq2_0_ref"
+				switch {
+				case tc.wantVNNI && r.Order == orderTQ2X86:
+					want32 = "tq2_0_vnni"
+				case r.Order == orderTQ2X86 && hasAVX2(f) && cpuFMA():
+					want32 = "tq2_0_avx2"
+				}
+				if l32.Name != want32 || !l32.TQ2 || !l32.F32 || l32.order != r.Order {
+					t.Errorf("forced %q: f32 tq2_0 layout runs %s (order %d, F32 %v), want %s (order %d)", forced, l32.Name, l32.order, l32.F32, want32, r.Order)
 				}
 				if want := map[bool]string{true: "tq2_0_vnni", false: file.Name}[tc.wantVNNI]; layout.Name != want || !layout.TQ2 {
 					t.Errorf("forced %q: tq2_0 layout runs %s (TQ2 %v), want %s", forced, layout.Name, layout.TQ2, want)
@@ -57,7 +73,7 @@ func TestTQ2LayoutKernel(t *testing.T) {
 		})
 	}
 	if !ckern512.UsableTQ2_0VNNI() {
-		if _, err := tq2LayoutKernel(true, tq2Kernel(true)); err == nil {
+		if _, err := tq2LayoutKernel(Rule{TQ2_0VNNI: true, Order: orderTQ2X86}, tq2Kernel(true), false, true); err == nil {
 			t.Error("a VNNI layout kernel where it cannot run")
 		}
 		t.Logf("no AVX-512 VNNI TQ2_0 kernel here (CPU %v, compiled %v): only ggml's kernel checked", vnniCPU, ckern512.CompiledTQ2_0VNNI())
@@ -78,7 +94,7 @@ func TestTQ2LayoutMatchesFile(t *testing.T) {
 	if file.order != orderTQ2X86 {
 		t.Fatalf("a CPU with AVX-512 VNNI and the TQ2_0 file's kernel not in TQ2_0's x86 order (%s)", file.Build)
 	}
-	layout, err := tq2LayoutKernel(true, file)
+	layout, err := tq2LayoutKernel(Rule{TQ2_0VNNI: true, Order: orderTQ2X86}, file, false, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,8 +146,8 @@ func TestTQ2LayoutMatchesFile(t *testing.T) {
 		want string
 	}{
 		{"last row off", lastOff, file, "row 39"},
-		{"other layout", layout, notTQ2, "not two kernels"},
-		{"no reference order", noOrder, noOrder, "not two kernels"},
+		{"other layout", layout, notTQ2, "not a kernel of blocks and its yardstick"},
+		{"no reference order", noOrder, noOrder, "not a kernel of blocks and its yardstick"},
 	} {
 		if err := sameBits(tc.a, tc.b, m, y); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
@@ -197,5 +213,47 @@ func TestMeasureGEMVOrder(t *testing.T) {
 		if got := strings.Join(log, ""); got != want || len(m.Ratios) != 3 {
 			t.Errorf("%d kernels: passes %s, want %s (%d rounds)", n, got, want, len(m.Ratios))
 		}
+	}
+}
+
+// TestTQ2LayoutF32MatchesNative: for weights with a per-tensor f32 scale, the
+// tq2_0 layout's kernel of every build that runs here (f32 blocks) returns
+// the float32 bits of the native layout's kernel of the same build and float
+// order on every row of advise's generated matrices, as patch 0013 promises.
+func TestTQ2LayoutF32MatchesNative(t *testing.T) {
+	needCgo(t)
+	rng := rand.New(rand.NewPCG(12, 68))
+	for _, build := range []string{BuildNative, BuildAVX2, BuildBaseline} {
+		f, err := Features(build)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := RuleFor(f, "")
+		native, err := bitcosKernel(r.Kernel, build)
+		if err != nil {
+			t.Logf("%s: %v (not run here)", build, err)
+			continue
+		}
+		layout, err := tq2LayoutKernel(r, tq2Kernel(hasAVX2(f)), true, hasAVX2(f))
+		if err != nil {
+			t.Logf("%s: %v (not run here)", build, err)
+			continue
+		}
+		for _, s := range []Shape{{256, 9}, {2560, 64}, {6912, 16}} {
+			for _, z := range []float64{0, 0.42, 1} {
+				m, err := genMatrix(rng, s, z, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				y := newAct(rng, s.K)
+				if err := check(layout, m, y); err != nil {
+					t.Fatalf("%s %v z=%v: %v", build, s, z, err)
+				}
+				if err := sameBits(layout, native, m, y); err != nil {
+					t.Fatalf("%s %v z=%v: %v", build, s, z, err)
+				}
+			}
+		}
+		t.Logf("%s: %s (%s) bit-identical to %s", build, layout.Name, layout.Build, native.Name)
 	}
 }

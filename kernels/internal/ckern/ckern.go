@@ -180,3 +180,22 @@ func ClmulGEMV(b ClmulBuild, k, rows int, repeat bool, bitmap, signs []byte, off
 	C.ckern_clmul_gemv(C.int(b), C.int(k), C.int(rows), cbool(repeat), u8(bitmap), u8(signs), (*C.uint32_t)(unsafe.Pointer(&off[0])),
 		u16(d16), C.float(d32), y, (*C.float)(unsafe.Pointer(&out[0])))
 }
+
+// Kernels of a converted weight's blocks for TQ2_0BlocksGEMV.
+const (
+	BlocksAVX2     = 0 // bitcos_tq2_0_avx2.c, AVX2 build
+	BlocksAVX2VNNI = 1 // its AVX-VNNI build
+	BlocksRef      = 2 // the scalar reference (bitcos_layout.c)
+)
+
+// TQ2_0BlocksGEMV runs kernel kind (order: the reference's float order) on
+// rows rows of k weights of blocks (f32 blocks when f32) stored row after row
+// in x, with the column y: out[r] is row r's dot product. Call the SIMD
+// kinds only where TQ2_0AVX2Compiled and the CPU allow.
+func TQ2_0BlocksGEMV(kind, order, k, rows int, x []byte, f32 bool, y unsafe.Pointer, out []float32) {
+	if rows <= 0 {
+		return
+	}
+	C.ckern_tq2_0_blocks_gemv(C.int(kind), C.int(order), C.int(k), C.int(rows), unsafe.Pointer(&x[0]), cbool(f32), y,
+		(*C.float)(unsafe.Pointer(&out[0])))
+}

@@ -120,3 +120,15 @@ func TQ2_0AVX2Compiled(bool) bool { return false }
 
 // TQ2_0DotScalarCompiled is false without cgo.
 func TQ2_0DotScalarCompiled() bool { return false }
+
+// Kernels of a converted weight's blocks for TQ2_0BlocksGEMV.
+const (
+	BlocksAVX2     = 0
+	BlocksAVX2VNNI = 1
+	BlocksRef      = 2
+)
+
+// TQ2_0BlocksGEMV panics without cgo.
+func TQ2_0BlocksGEMV(int, int, int, int, []byte, bool, unsafe.Pointer, []float32) {
+	panic("ckern: built without cgo")
+}

@@ -154,3 +154,26 @@ void ckern_clmul_gemv(int build, int k, int rows, int repeat, const uint8_t * bi
     }
     free(qp);
 }
+
+void bitcos_tq2_0_vec_dot_q8_K_avx2_vnni(int n, float * s, const void * x, const void * y);
+void bitcos_tq2_0_f32_vec_dot_q8_K_avx2_vnni(int n, float * s, const void * x, const void * y);
+
+void ckern_tq2_0_blocks_gemv(int kind, int order, int k, int rows, const void * x, int f32, const void * y, float * out) {
+    const uint8_t * xb = (const uint8_t *) x;
+    const size_t row = (size_t) (k / 256) * (f32 ? 68 : 66);
+    for (int r = 0; r < rows; ++r) {
+        const void * xr = xb + (size_t) r * row;
+        switch (kind) {
+            case 0:
+                if (f32) { bitcos_tq2_0_f32_vec_dot_q8_K_avx2(k, out + r, xr, y); } else { bitcos_tq2_0_vec_dot_q8_K_avx2(k, out + r, xr, y); }
+                break;
+            case 1:
+                if (f32) { bitcos_tq2_0_f32_vec_dot_q8_K_avx2_vnni(k, out + r, xr, y); } else { bitcos_tq2_0_vec_dot_q8_K_avx2_vnni(k, out + r, xr, y); }
+                break;
+            default:
+                bitcos_tq2_0_vec_dot_q8_K_ref(k, out + r, xr, f32, order, y);
+                break;
+        }
+        __asm__ volatile("" ::: "memory");
+    }
+}

@@ -3,6 +3,7 @@
 #include "../../c/bitcos.h"
 #include "../../c/bitcos_tq2fast.h"
 #include "../../c/bench/tq2_0.h"
+#include "../../c/bitcos_layout.h"
 
 enum {
     CKERN_GENERIC, CKERN_AVX2, CKERN_AVX2_NOPDEP, CKERN_AVX512_TWIN,
@@ -26,6 +27,12 @@ int  ckern_gcc(void);
 void ckern_bitcos_gemv(int variant, int k, int rows, int repeat, const uint8_t * bitmap, const uint8_t * signs,
                        const uint32_t * off, const uint16_t * d16, float d32, const void * y, float * out);
 void ckern_tq2_gemv(int variant, int k, int rows, int repeat, const void * x, const void * y, float * out);
+
+// rows rows of k weights of a converted weight's blocks (TQ2_0's, or f32
+// blocks when f32; bitcos_layout.h) times the column y, row after row:
+// kind 0 the AVX2 build of bitcos_tq2_0_avx2.c, 1 its AVX-VNNI build, 2 the
+// scalar reference in float order `order`.
+void ckern_tq2_0_blocks_gemv(int kind, int order, int k, int rows, const void * x, int f32, const void * y, float * out);
 void ckern_dequantize_rows(int k, int rows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
                            const uint16_t * d16, float d32, float * out);
 void ckern_codes_gemv(int avx2, int k, int rows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,

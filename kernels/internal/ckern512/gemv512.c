@@ -25,15 +25,22 @@ void ckern512_gemv(int tq2, int k, int rows, int repeat, const uint8_t * bitmap,
 }
 
 void ckern512_tq2_0_vec_dot_q8_K_vnni(int n, float * s, const void * x, const void * y);
+void ckern512_tq2_0_f32_vec_dot_q8_K_vnni(int n, float * s, const void * x, const void * y);
 
-// rows rows of k weights in TQ2_0 blocks (66 bytes per 256) times the column
-// y with the VNNI build of bitcos_tq2_0_vec_dot_q8_K_vnni, one row after the
+// rows rows of k weights in TQ2_0 blocks (66 bytes per 256; f32 blocks of 68
+// when f32) times the column y with the VNNI build of
+// bitcos_tq2_0_vec_dot_q8_K_vnni (or its _f32 form), one row after the
 // other as ggml's mul_mat calls a vec_dot: one cgo call for many rows (advise
 // times chunks of 64 rows, where a cgo call per row would weigh).
-void ckern512_tq2_0_gemv_vnni(int k, int rows, const void * x, const void * y, float * out) {
+void ckern512_tq2_0_gemv_vnni(int k, int rows, const void * x, int f32, const void * y, float * out) {
     const uint8_t * xb = (const uint8_t *) x;
+    const size_t row = (size_t) (k / 256) * (f32 ? 68 : 66);
     for (int r = 0; r < rows; ++r) {
-        ckern512_tq2_0_vec_dot_q8_K_vnni(k, out + r, xb + (size_t) r * (k / 256) * 66, y);
+        if (f32) {
+            ckern512_tq2_0_f32_vec_dot_q8_K_vnni(k, out + r, xb + (size_t) r * row, y);
+        } else {
+            ckern512_tq2_0_vec_dot_q8_K_vnni(k, out + r, xb + (size_t) r * row, y);
+        }
         __asm__ volatile("" ::: "memory");
     }
 }

@@ -7,7 +7,7 @@ package ckern512
 int ckern512_have_tq2_0_vnni(void);
 void ckern512_tq2_0_vec_dot_q8_K_vnni(int n, float * s, const void * x, const void * y);
 void ckern512_tq2_0_f32_vec_dot_q8_K_vnni(int n, float * s, const void * x, const void * y);
-void ckern512_tq2_0_gemv_vnni(int k, int rows, const void * x, const void * y, float * out);
+void ckern512_tq2_0_gemv_vnni(int k, int rows, const void * x, int f32, const void * y, float * out);
 */
 import "C"
 
@@ -53,20 +53,24 @@ func TQ2_0DotVNNI(k int, x []byte, f32 bool, y unsafe.Pointer) float32 {
 	return float32(s)
 }
 
-// TQ2_0GEMVVNNI runs bitcos_tq2_0_vec_dot_q8_K_vnni (AVX-512 VNNI build) on
-// rows rows of k weights, TQ2_0 blocks stored row after row in x, with the
-// block_q8_K column y: out[r] is row r's dot product, the float32 TQ2_0DotVNNI
-// returns for it (the same C call per row, from one cgo call). It panics
-// unless UsableTQ2_0VNNI.
-func TQ2_0GEMVVNNI(k, rows int, x []byte, y unsafe.Pointer, out []float32) {
+// TQ2_0GEMVVNNI runs bitcos_tq2_0_vec_dot_q8_K_vnni (AVX-512 VNNI build; its
+// _f32 form on f32 blocks when f32) on rows rows of k weights, blocks stored
+// row after row in x, with the block_q8_K column y: out[r] is row r's dot
+// product, the float32 TQ2_0DotVNNI returns for it (the same C call per row,
+// from one cgo call). It panics unless UsableTQ2_0VNNI.
+func TQ2_0GEMVVNNI(k, rows int, x []byte, f32 bool, y unsafe.Pointer, out []float32) {
 	if !usableTQ2_0VNNI {
 		panic("ckern512: AVX-512 VNNI TQ2_0 kernel not usable on this CPU/build")
 	}
 	if rows <= 0 {
 		return
 	}
-	if len(x) < rows*(k/256)*66 || len(out) < rows {
+	bb := 66
+	if f32 {
+		bb = 68
+	}
+	if len(x) < rows*(k/256)*bb || len(out) < rows {
 		panic("ckern512: TQ2_0GEMVVNNI: short blocks or output")
 	}
-	C.ckern512_tq2_0_gemv_vnni(C.int(k), C.int(rows), unsafe.Pointer(&x[0]), y, (*C.float)(unsafe.Pointer(&out[0])))
+	C.ckern512_tq2_0_gemv_vnni(C.int(k), C.int(rows), unsafe.Pointer(&x[0]), cint(f32), y, (*C.float)(unsafe.Pointer(&out[0])))
 }
