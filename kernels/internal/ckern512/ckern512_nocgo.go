@@ -75,4 +75,6 @@ func UsableTQ2_0VNNI() bool { return false }
 func TQ2_0DotVNNI(int, []byte, bool, unsafe.Pointer) float32 { panic("ckern512: built without cgo") }
 
 // TQ2_0GEMVVNNI panics without cgo.
-func TQ2_0GEMVVNNI(int, int, []byte, bool, unsafe.Pointer, []float32) { panic("ckern512: built without cgo") }
+func TQ2_0GEMVVNNI(int, int, []byte, bool, unsafe.Pointer, []float32) {
+	panic("ckern512: built without cgo")
+}
