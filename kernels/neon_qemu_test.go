@@ -24,7 +24,9 @@ const (
 // testdata/neon twice, with sdot (-march=armv8.2-a+dotprod) and plain NEON
 // (-march=armv8-a), runs both under qemu-aarch64 and checks every output bit
 // for bit against VecDotQ8KTQ2ARMOrder: the one-column kernel, the batch
-// path (codes, one column) and its four-column form, on rows of K = 256 to
+// path (codes, one column) and its four-column form, the row converted at
+// load (f32 blocks through bitcos_tq2_0_f32_vec_dot_q8_K_neon with a
+// per-tensor scale; TQ2_0 blocks through the ARM-order reference), on rows of K = 256 to
 // 32768, zero densities 0 to 0.6 plus all-zero and dense rows, fp16 scales
 // with zeros and subnormals, per-tensor scales, quantized, raw and -128
 // activations, with the sign stream ending at an inaccessible page. A build
@@ -52,7 +54,8 @@ func TestNeonUnderQemu(t *testing.T) {
 			// -std=gnu11 as ggml builds it (FMA contraction on: the
 			// kernel's float steps must not depend on it)
 			cmd := exec.Command(neonCC, "-std=gnu11", "-O2", "-march="+b.march, "-Wall", "-Werror",
-				"-o", bin, filepath.Join("testdata", "neon", "harness.c"), filepath.Join("c", "bitcos_codes.c"), "-lm")
+				"-o", bin, filepath.Join("testdata", "neon", "harness.c"), filepath.Join("c", "bitcos_codes.c"),
+				filepath.Join("c", "bitcos_layout.c"), "-lm")
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("%v: %v\n%s", cmd.Args, err, out)
 			}
@@ -62,8 +65,8 @@ func TestNeonUnderQemu(t *testing.T) {
 				for r := range c.m.rows {
 					for j := range 4 {
 						want := VecDotQ8KTQ2ARMOrder(c.m.rowBitmap(r), c.m.rowSigns(r), c.m.rowScales(r), c.m.d32, c.y[j])
-						for p, path := range []string{"neon_tq2", "codes", "codes x4"} {
-							g := got[r*12+4*p+j]
+						for p, path := range []string{"neon_tq2", "codes", "codes x4", "converted blocks"} {
+							g := got[r*16+4*p+j]
 							if math.Float32bits(g) != math.Float32bits(want) {
 								t.Fatalf("%s %s row %d column %d: NEON %v (%#08x), Go reference %v (%#08x)",
 									c.name, path, r, j, g, math.Float32bits(g), want, math.Float32bits(want))
@@ -124,7 +127,7 @@ func minus128(rng *rand.Rand, y []BlockQ8K) []BlockQ8K {
 }
 
 // runNeonHarness feeds case c to the harness under qemu and returns its
-// 12 floats per row, after checking the build's SIMD level.
+// 16 floats per row, after checking the build's SIMD level.
 func runNeonHarness(t *testing.T, bin string, simd int, c neonCase) []float32 {
 	t.Helper()
 	var in bytes.Buffer
@@ -164,7 +167,7 @@ func runNeonHarness(t *testing.T, bin string, simd int, c neonCase) []float32 {
 		t.Fatalf("%s: the harness says %q, want %q: the kernel did not compile its NEON path", bin, line, head[:len(head)-1])
 	}
 	out = out[len(head):]
-	got := make([]float32, m.rows*12)
+	got := make([]float32, m.rows*16)
 	if len(out) != 4*len(got) {
 		t.Fatalf("%s, %s: %d bytes of output, want %d", bin, c.name, len(out), 4*len(got))
 	}

@@ -7,7 +7,11 @@
 // per_tensor), y (ncols columns of k/256 block_q8_K each).
 // stdout: the line "simd N" (BITCOS_NEON_TQ2_SIMD of this build), then per
 // row, as float32: neon_tq2 with each column, the batch path (codes, one
-// column) with each, and the four-column batch path.
+// column) with each, the four-column batch path, and the row converted at
+// load (bitcos_row_to_tq2_0, bitcos_layout.c) with each column: per_tensor,
+// f32 blocks through bitcos_tq2_0_f32_vec_dot_q8_K_neon; else TQ2_0 blocks
+// through the scalar reference in the ARM order (ggml's own NEON kernel runs
+// those in llama.cpp).
 // The sign stream is copied to the end of a page followed by an inaccessible
 // one, so a read past the 8-byte tail faults.
 
@@ -60,11 +64,12 @@ int main(void) {
     printf("simd %d\n", BITCOS_NEON_TQ2_SIMD);
     fflush(stdout);
     uint8_t * codes = malloc((size_t) k);
-    float * out = malloc((size_t) rows * 12 * sizeof(float));
+    uint8_t * blocks = malloc((size_t) (k / 256) * BITCOS_TQ2_0_F32_BLOCK_BYTES);
+    float * out = malloc((size_t) rows * 16 * sizeof(float));
     for (int r = 0; r < rows; ++r) {
         const uint8_t * bm = bitmap + (size_t) r * (k / 8);
         const uint16_t * d = d16 ? d16 + (size_t) r * (k / 256) : NULL;
-        float * o = out + (size_t) r * 12;
+        float * o = out + (size_t) r * 16;
         const void * cols[4];
         for (int j = 0; j < 4; ++j) {
             cols[j] = y + (size_t) j * (k / 256);
@@ -76,7 +81,15 @@ int main(void) {
             bitcos_codes_vec_dot_q8_K_arm(k, &o[4 + j], codes, d, d32, cols[j]);
         }
         bitcos_codes_vec_dot_q8_K_arm_x4(k, &o[8], codes, d, d32, cols);
+        bitcos_row_to_tq2_0(k, blocks, bm, signs + off[r], d, d32, codes);
+        for (int j = 0; j < 4; ++j) {
+            if (per_tensor) {
+                bitcos_tq2_0_f32_vec_dot_q8_K_neon(k, &o[12 + j], blocks, cols[j]);
+            } else {
+                bitcos_tq2_0_vec_dot_q8_K_ref(k, &o[12 + j], blocks, 0, BITCOS_ORDER_TQ2_ARM, cols[j]);
+            }
+        }
     }
-    fwrite(out, sizeof(float), (size_t) rows * 12, stdout);
+    fwrite(out, sizeof(float), (size_t) rows * 16, stdout);
     return 0;
 }
