@@ -30,7 +30,9 @@ density, sampled, when MODEL is given; else the 2B shapes at z = 0.42): the
 native layout (the BITCOS kernel the rule picks), the tq2_0 layout (TQ2_0
 blocks made at load, with the kernel the loader runs for them: the AVX-512
 VNNI one, bitcos_tq2_0_vnni.c, in a native build on a VNNI CPU, else
-ggml's) and the TQ2_0 file in stock llama.cpp (ggml's kernel), and prints per
+ggml's; for a model with a per-tensor f32 scale, an I2_S source, f32 blocks
+with the kernel patch 0013 runs for them) and the TQ2_0 file in stock
+llama.cpp (ggml's kernel), and prints per
 thread count: the streaming-read bandwidth, the two-term roofline prediction
 T = max(bytes / bandwidth, compute) per 32 weights (DESIGN.md §1), the
 measured GEMV (the three alternated over a stack of matrices larger than the
