@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,7 +52,9 @@ func TestAdvise(t *testing.T) {
 		}
 	}
 	// a model: its shapes, z and scale kind (I2_S: one f32 per tensor, which
-	// TQ2_0 blocks cannot hold, so the rule keeps the native layout)
+	// takes the same layout as fp16 scales, in f32 blocks: the tq2_0 layout's
+	// kernel is the f32-block one patch 0013 runs)
+	fp16Layout := r.Rule.Layout
 	o.Reset()
 	if code := run([]string{"advise", "--json", "-q", "--budget", "40ms", "--buffer-mib", "1", "--threads", "1", "../../testdata/tiny-i2_s.gguf"}, &o, &e); code != exitOK {
 		t.Fatalf("exit %d: %s", code, e.String())
@@ -60,8 +63,13 @@ func TestAdvise(t *testing.T) {
 	if err := json.Unmarshal(o.Bytes(), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.FP16Scales || r.ZSource != "model" || r.Model == "" || r.Rule.Layout != "native" || len(r.Shapes) != 2 || r.Shapes[0].K != 256 {
+	if r.FP16Scales || r.ZSource != "model" || r.Model == "" || r.Rule.Layout != fp16Layout || len(r.Shapes) != 2 || r.Shapes[0].K != 256 {
 		t.Errorf("I2_S model: %+v", r)
+	}
+	for _, k := range r.Kernels {
+		if slices.Contains(k.Roles, advise.RoleTQ2Layout) && !strings.Contains(k.Build, "f32 blocks") {
+			t.Errorf("I2_S model: the tq2_0 layout runs %s (%s), not an f32-block kernel", k.Name, k.Build)
+		}
 	}
 	o.Reset()
 	e.Reset()
