@@ -119,7 +119,7 @@ func makeRows(t testing.TB, rng *rand.Rand, k, rows int, zs []float64, perTensor
 		t.Fatal(err)
 	}
 	if perTensor {
-		m.tq2 = f32Blocks(m.tq2, m.d32)
+		m.tq2 = F32Blocks(m.tq2, m.d32)
 	}
 	return m
 }

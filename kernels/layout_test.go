@@ -2,7 +2,6 @@ package kernels
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -114,7 +113,7 @@ func TestToTQ2_0(t *testing.T) {
 		for _, f32 := range []bool{false, true} {
 			want, bb, sd16 := tq2, 66, d16
 			if f32 {
-				want, bb, sd16 = f32Blocks(tq2, d32), 68, nil
+				want, bb, sd16 = F32Blocks(tq2, d32), 68, nil
 			}
 			for _, scalar := range layoutBuilds(t) {
 				name := fmt.Sprintf("%s %s f32 %v", tc.name, buildName(scalar), f32)
@@ -163,17 +162,6 @@ func TestToTQ2_0(t *testing.T) {
 			}
 		}
 	}
-}
-
-// f32Blocks turns TQ2_0 blocks into f32 blocks (c/bitcos_layout.h): each
-// block's 64 code bytes, then d32's bits in place of the fp16 d.
-func f32Blocks(tq2 []byte, d32 float32) []byte {
-	out := make([]byte, 0, len(tq2)/66*68)
-	for b := 0; b+66 <= len(tq2); b += 66 {
-		out = append(out, tq2[b:b+64]...)
-		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(d32))
-	}
-	return out
 }
 
 func firstDiff(a, b []byte) int {

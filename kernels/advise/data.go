@@ -1,7 +1,6 @@
 package advise
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -98,11 +97,7 @@ func genMatrix(rng *rand.Rand, s Shape, z float64, fp16Scales bool) (*matrix, er
 		m.d16 = d16
 	} else {
 		m.d32 = 0.0123
-		m.tq2f32 = make([]byte, 0, len(m.tq2)/66*68)
-		for b := 0; b+66 <= len(m.tq2); b += 66 {
-			m.tq2f32 = append(m.tq2f32, m.tq2[b:b+64]...)
-			m.tq2f32 = binary.LittleEndian.AppendUint32(m.tq2f32, math.Float32bits(m.d32))
-		}
+		m.tq2f32 = kernels.F32Blocks(m.tq2, m.d32)
 	}
 	return m, nil
 }
