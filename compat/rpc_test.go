@@ -1,0 +1,210 @@
+package compat
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/modelgen"
+	"github.com/gguf-bitcos/gguf-bitcos/ppl"
+	"github.com/gguf-bitcos/gguf-bitcos/repack"
+)
+
+// rpcServer is a ggml-rpc-server of the patched build ($GGUF_BITCOS_LLAMA_BIN,
+// configured with -DGGML_RPC=ON) on a free 127.0.0.1 port, stopped at the
+// end of the test, which fails if the server exited on its own (a crash).
+type rpcServer struct {
+	addr string
+	cmd  *exec.Cmd
+	mu   sync.Mutex
+	log  bytes.Buffer
+	done chan struct{}
+}
+
+func (s *rpcServer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.log.Write(p)
+}
+
+func (s *rpcServer) output() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.log.String()
+}
+
+// exited reports whether the server has stopped.
+func (s *rpcServer) exited() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
+func startRPCServer(t *testing.T, env ...string) *rpcServer {
+	t.Helper()
+	bin := llamaBin(t, "ggml-rpc-server")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	s := &rpcServer{addr: fmt.Sprintf("127.0.0.1:%d", port), done: make(chan struct{})}
+	s.cmd = exec.Command(bin, "-H", "127.0.0.1", "-p", fmt.Sprint(port), "-t", "2")
+	s.cmd.Env = append(os.Environ(), env...)
+	s.cmd.Stdout, s.cmd.Stderr = s, s
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { s.cmd.Wait(); close(s.done) }()
+	t.Cleanup(func() {
+		crashed := s.exited()
+		s.cmd.Process.Kill()
+		<-s.done
+		if crashed {
+			t.Errorf("ggml-rpc-server exited during the test (%v):\n%s", s.cmd.ProcessState, tailString(s.output(), 3000))
+		}
+	})
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		if s.exited() {
+			t.Fatalf("ggml-rpc-server did not start:\n%s", s.output())
+		}
+		// listening once a connection succeeds (the server drops one that
+		// sends no HELLO; its stdout is not flushed before it exits)
+		if c, err := net.Dial("tcp", s.addr); err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("ggml-rpc-server did not listen on %s:\n%s", s.addr, s.output())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return s
+}
+
+// rpcModels writes a generated TQ2_0 model and its BITCOS repack: bitnet,
+// or with experts > 0 a llama MoE (MUL_MAT_ID).
+func rpcModels(t *testing.T, arch string, experts int) (tq2, bitcos string) {
+	dir := t.TempDir()
+	s := modelgen.Small(ggufx.TypeTQ2_0, 11)
+	s.Arch = arch
+	s.Experts = experts
+	tq2 = filepath.Join(dir, "tq2_0.gguf")
+	if err := modelgen.Write(tq2, s); err != nil {
+		t.Fatal(err)
+	}
+	bitcos = filepath.Join(dir, "bitcos.gguf")
+	rep, err := repack.Repack(tq2, repack.Options{Output: bitcos})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Converted == 0 {
+		t.Fatal("the repack converted no tensor")
+	}
+	return tq2, bitcos
+}
+
+// TestRPCPerplexityParity: a BITCOS repack run over loopback RPC servers
+// gives the TQ2_0 file's logits over the same servers: printed PPL equal,
+// mean KLD 0, with every layer on one server, with two layers there and the
+// rest on the client's CPU, over two servers, and for an MoE model whose
+// experts go through MUL_MAT_ID. The servers must outlive every run.
+func TestRPCPerplexityParity(t *testing.T) {
+	bin := llamaBin(t, "llama-perplexity")
+	a, b := startRPCServer(t), startRPCServer(t)
+	text := vulkanText(t)
+	for _, c := range []struct {
+		name    string
+		arch    string
+		experts int
+		extra   []string
+	}{
+		{"full", "bitnet", 0, []string{"--rpc", a.addr, "-ngl", "99"}},
+		{"partial", "bitnet-b1.58", 0, []string{"--rpc", a.addr, "-ngl", "2"}},
+		{"two-servers", "bitnet", 0, []string{"--rpc", a.addr + "," + b.addr, "-ngl", "99"}},
+		{"moe", "llama", 4, []string{"--rpc", a.addr, "-ngl", "99"}},
+		{"ubatch-4", "bitnet", 0, []string{"--rpc", a.addr, "-ngl", "99", "-b", "128", "-ub", "4"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tq2, bitcos := rpcModels(t, c.arch, c.experts)
+			r, err := ppl.Run(ppl.Options{Bin: bin, Base: tq2, Candidate: bitcos, Text: text, Ctx: 128, Threads: 2,
+				Extra: append(c.extra, "--chunks", "6")})
+			if err != nil {
+				t.Fatalf("%v\nserver A:\n%s", err, tailString(a.output(), 2000))
+			}
+			t.Logf("PPL %s vs %s, mean KLD %.6f, max %.6f, same top p %.3f%%", r.PPLCandText, r.PPLBaseText, r.MeanKLD, r.MaxKLD, r.SameTopP)
+			if err := r.Parity(1e-6, false); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestRPCGreedy: greedy text of the BITCOS repack over a loopback server is
+// the TQ2_0 file's over the same server; the BITCOS weights ran there (the
+// server computed graphs, and set no more bytes while the model loaded than
+// the file's tensor data: the companions travel as they are stored).
+func TestRPCGreedy(t *testing.T) {
+	bin := llamaBin(t, "llama-completion")
+	s := startRPCServer(t, "GGML_RPC_DEBUG=1")
+	tq2, bitcos := rpcModels(t, "bitnet", 0)
+	var want string
+	reSet := regexp.MustCompile(`\[set_tensor\] .* size: (\d+)`)
+	for i, m := range []string{tq2, bitcos} {
+		before := len(s.output())
+		cmd := exec.Command(bin, "-m", m, "-p", "The format stores", "-n", "32", "--temp", "0", "-no-cnv", "-t", "2",
+			"--rpc", s.addr, "-ngl", "99")
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%s: %v\n%s\nserver:\n%s", filepath.Base(m), err, tailString(stderr.String(), 2000), tailString(s.output(), 2000))
+		}
+		time.Sleep(200 * time.Millisecond) // the server's log reaches us through a pipe
+		log := s.output()[before:]
+		if !strings.Contains(log, "[graph_compute]") {
+			t.Fatalf("%s: the server computed no graph:\n%s", filepath.Base(m), tailString(log, 2000))
+		}
+		if i == 0 {
+			want = stdout.String()
+			t.Logf("%q", want)
+			continue
+		}
+		var sent uint64
+		for _, m := range reSet.FindAllStringSubmatch(log, -1) {
+			n, _ := strconv.ParseUint(m[1], 10, 64)
+			sent += n
+		}
+		f, err := ggufx.Open(bitcos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var data uint64
+		for _, ti := range f.Tensors {
+			data += ti.Size
+		}
+		f.Close()
+		t.Logf("BITCOS: %d bytes set on the server (inputs included), the file's tensor data %d", sent, data)
+		if sent == 0 || sent > data {
+			t.Fatalf("%d bytes set on the server, the file's tensor data is %d", sent, data)
+		}
+		got := stdout.String()
+		n := min(len(got), len(want))
+		if n < len(" The format stores") || got[:n] != want[:n] {
+			t.Fatalf("BITCOS generated %q, TQ2_0 %q", got, want)
+		}
+	}
+}
