@@ -1,7 +1,8 @@
 // Runs patch 0008's glue (ggml-sycl/bitcos.cpp, taken from the patch by
 // kernels/sycl_glue_test.go) under SimSYCL, with common.hpp standing in for
 // ggml-sycl's: BITCOS tensors with companions in a ggml context, linked
-// through ->extra, F16 and per-tensor F32 scales; every entry point of the
+// (ggml_bitcos_link) so that the ops carry them in their source slots, F16
+// and per-tensor F32 scales; every entry point of the
 // glue (GEMV with strided src1/dst views, the decode of a 3-D weight,
 // GET_ROWS of it, MUL_MAT_ID with and without a broadcast src1) against a
 // straightforward decode. Exit status 0 when everything matches. Test aid:
@@ -18,7 +19,6 @@ static ggml_backend_buffer fake_buffer;  // the glue compares buffer types only
 
 struct bitcos_w {
     ggml_tensor *bm, *signs, *rows, *scales;
-    ggml_bitcos_extra x;
     std::vector<int8_t> t;  // decoded weights, row-major
     std::vector<float>  d;  // per-row per-block scale as float
 };
@@ -68,8 +68,17 @@ static void make(ggml_context * ctx, bitcos_w & w, int k, int nr, int ne2, bool 
         for (auto & v : w.d) v = 0.0123f;
     }
     for (ggml_tensor * t : { w.bm, w.signs, w.rows, w.scales }) t->buffer = &fake_buffer;
-    w.x = ggml_bitcos_extra{ w.signs, w.rows, w.scales };
-    w.bm->extra = &w.x;
+    ggml_bitcos_link(w.bm, w.signs, w.rows, w.scales);
+}
+
+// op as ggml_mul_mat builds it on w, for an op tensor made by hand (a
+// strided dst view): the weight and its companions in their slots
+static void carry(ggml_tensor * op, const bitcos_w & w, ggml_tensor * src1) {
+    op->src[0] = w.bm;
+    op->src[1] = src1;
+    op->src[GGML_BITCOS_SRC_SIGNS]  = w.signs;
+    op->src[GGML_BITCOS_SRC_ROWS]   = w.rows;
+    op->src[GGML_BITCOS_SRC_SCALES] = w.scales;
 }
 
 int main() {
@@ -87,7 +96,9 @@ int main() {
         ggml_tensor * x = ggml_view_2d(ctx, xin, 2560, 3, xin->nb[1], 0);
         ggml_tensor * dstin = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, 45 + 3, 3);
         ggml_tensor * dst = ggml_view_2d(ctx, dstin, 45, 3, dstin->nb[1], 0);
-        if (!ggml_sycl_bitcos_supported(w.bm) || !ggml_sycl_bitcos_can_mul_mat_vec(w.bm, x, dst)) { printf("FAIL: claims\n"); fails++; }
+        if (ggml_sycl_bitcos_supported(dst) || ggml_sycl_bitcos_can_mul_mat_vec(w.bm, x, dst)) { printf("FAIL: claims without companions\n"); fails++; }
+        carry(dst, w, x);
+        if (!ggml_sycl_bitcos_supported(dst) || !ggml_sycl_bitcos_can_mul_mat_vec(w.bm, x, dst)) { printf("FAIL: claims\n"); fails++; }
         ggml_sycl_bitcos_mul_mat_vec(sctx, w.bm, x, dst);
         double maxrel = 0;
         for (int c = 0; c < 3; ++c) for (int r = 0; r < 45; ++r) {
@@ -104,10 +115,11 @@ int main() {
         if (maxrel > 1e-2) fails++;
         // dequantize, 3-D weight [512, 24, 2]
         bitcos_w w3; make(ctx, w3, 512, 24, 2, f16, rng);
-        const ggml_type dt = ggml_sycl_bitcos_dequant_type(w3.bm);
+        ggml_tensor * mm = ggml_mul_mat(ctx, w3.bm, ggml_new_tensor_3d(ctx, GGML_TYPE_F32, 512, 1, 2));
+        const ggml_type dt = ggml_sycl_bitcos_dequant_type(mm);
         if (dt != (f16 ? GGML_TYPE_F16 : GGML_TYPE_F32)) { printf("FAIL: dequant type\n"); fails++; }
         std::vector<uint8_t> out(ggml_row_size(dt, 512) * 48);
-        ggml_sycl_bitcos_dequantize(sctx, w3.bm, out.data());
+        ggml_sycl_bitcos_dequantize(sctx, mm, out.data());
         int bad = 0;
         for (size_t i = 0; i < (size_t) 48 * 512; ++i) {
             const float want = (float) w3.t[i] * w3.d[i / 256];
