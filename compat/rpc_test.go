@@ -55,7 +55,12 @@ func (s *rpcServer) exited() bool {
 
 func startRPCServer(t *testing.T, env ...string) *rpcServer {
 	t.Helper()
-	bin := llamaBin(t, "ggml-rpc-server")
+	return startRPCServerBin(t, llamaBin(t, "ggml-rpc-server"), env...)
+}
+
+// startRPCServerBin starts the ggml-rpc-server at bin.
+func startRPCServerBin(t *testing.T, bin string, env ...string) *rpcServer {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -156,8 +161,9 @@ func TestRPCPerplexityParity(t *testing.T) {
 
 // TestRPCGreedy: greedy text of the BITCOS repack over a loopback server is
 // the TQ2_0 file's over the same server; the BITCOS weights ran there (the
-// server computed graphs, and set no more bytes while the model loaded than
-// the file's tensor data: the companions travel as they are stored).
+// client asked the server whether it runs their ops, the server computed
+// graphs, and was set no more bytes while the model loaded than the file's
+// tensor data: the companions travel as they are stored).
 func TestRPCGreedy(t *testing.T) {
 	bin := llamaBin(t, "llama-completion")
 	s := startRPCServer(t, "GGML_RPC_DEBUG=1")
@@ -183,6 +189,11 @@ func TestRPCGreedy(t *testing.T) {
 			t.Logf("%q", want)
 			continue
 		}
+		// the client asked the server whether it runs the BITCOS ops
+		// (RPC_CMD_SUPPORTS_OP), and it does
+		if !strings.Contains(log, "[supports_op] device: 0, op: MUL_MAT, supported: 1") || strings.Contains(log, "supported: 0") {
+			t.Fatalf("the server was not asked about BITCOS ops, or refused one:\n%s", tailString(log, 2000))
+		}
 		var sent uint64
 		for _, m := range reSet.FindAllStringSubmatch(log, -1) {
 			n, _ := strconv.ParseUint(m[1], 10, 64)
@@ -206,5 +217,39 @@ func TestRPCGreedy(t *testing.T) {
 		if n < len(" The format stores") || got[:n] != want[:n] {
 			t.Fatalf("BITCOS generated %q, TQ2_0 %q", got, want)
 		}
+	}
+}
+
+// TestRPCVulkanServer: a ggml-rpc-server of the Vulkan build
+// ($GGUF_BITCOS_VULKAN_BIN, with -DGGML_RPC=ON; lavapipe where no GPU is)
+// serves a client of the CPU build: every layer there, and two layers
+// there with the rest on the client's CPU; PPL equal to the TQ2_0 file's over
+// the same server, mean KLD 0.
+func TestRPCVulkanServer(t *testing.T) {
+	client := llamaBin(t, "llama-perplexity")
+	srv := vulkanBin(t, "ggml-rpc-server") // sets GGML_VK_VISIBLE_DEVICES for the server
+	s := startRPCServerBin(t, srv)
+	text := vulkanText(t)
+	for _, c := range []struct {
+		name, arch string
+		experts    int
+		ngl        string
+	}{
+		{"full", "bitnet", 0, "99"},
+		{"partial", "bitnet-b1.58", 0, "2"},
+		{"moe", "llama", 4, "99"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tq2, bitcos := rpcModels(t, c.arch, c.experts)
+			r, err := ppl.Run(ppl.Options{Bin: client, Base: tq2, Candidate: bitcos, Text: text, Ctx: 128, Threads: 2,
+				Extra: []string{"--rpc", s.addr, "-ngl", c.ngl, "--chunks", "4"}})
+			if err != nil {
+				t.Fatalf("%v\nserver:\n%s", err, tailString(s.output(), 2000))
+			}
+			t.Logf("PPL %s vs %s, mean KLD %.6f, max %.6f, same top p %.3f%%", r.PPLCandText, r.PPLBaseText, r.MeanKLD, r.MaxKLD, r.SameTopP)
+			if err := r.Parity(1e-6, false); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }

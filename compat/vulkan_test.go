@@ -110,12 +110,19 @@ func TestVulkanPerplexityParity(t *testing.T) {
 		}{
 			{"default-batch", []string{"-ngl", "99", "--chunks", "8"}},
 			{"ubatch-4", []string{"-ngl", "99", "-b", "128", "-ub", "4", "--chunks", "8"}},
-			// layer 0 on the CPU (0002's kernels), the rest on Vulkan; without
-			// --no-op-offload the scheduler would move TQ2_0's CPU-layer
-			// batches to the GPU but not BITCOS's (offload_op refuses it)
-			{"partial-offload", []string{"-ngl", "2", "--no-op-offload", "--chunks", "8"}},
+			// layer 0 on the CPU, the rest on Vulkan; the scheduler moves
+			// the CPU layer's batches to the GPU (op offload) for BITCOS as
+			// for TQ2_0: the companions travel as sources of the op, from
+			// the mmap'ed file or from CPU_BITCOS (patches 0001, 0011)
+			{"partial-offload", []string{"-ngl", "2", "--chunks", "8"}},
+			{"partial-offload-native", []string{"-ngl", "2", "--chunks", "8"}},
+			// and with op offload off, every CPU-layer op on the CPU
+			{"partial-no-op-offload", []string{"-ngl", "2", "--no-op-offload", "--chunks", "8"}},
 		} {
 			t.Run(arch+"/"+c.name, func(t *testing.T) {
+				if strings.HasSuffix(c.name, "-native") {
+					t.Setenv("GGML_BITCOS_LAYOUT", "native") // CPU layers in host memory, not CPU_BITCOS
+				}
 				r, err := ppl.Run(ppl.Options{Bin: bin, Base: tq2, Candidate: bitcos, Text: text, Ctx: 128, Threads: 2, Extra: c.extra})
 				if err != nil {
 					t.Fatal(err)
