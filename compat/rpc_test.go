@@ -104,8 +104,14 @@ func startRPCServerBin(t *testing.T, bin string, env ...string) *rpcServer {
 // rpcModels writes a generated TQ2_0 model and its BITCOS repack: bitnet,
 // or with experts > 0 a llama MoE (MUL_MAT_ID).
 func rpcModels(t *testing.T, arch string, experts int) (tq2, bitcos string) {
+	return repackedModels(t, arch, experts, 11)
+}
+
+// repackedModels writes a generated small TQ2_0 model (seed, arch, experts)
+// and its BITCOS repack, which must convert some tensor.
+func repackedModels(t *testing.T, arch string, experts int, seed uint64) (tq2, bitcos string) {
 	dir := t.TempDir()
-	s := modelgen.Small(ggufx.TypeTQ2_0, 11)
+	s := modelgen.Small(ggufx.TypeTQ2_0, seed)
 	s.Arch = arch
 	s.Experts = experts
 	tq2 = filepath.Join(dir, "tq2_0.gguf")

@@ -9,10 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
-	"github.com/gguf-bitcos/gguf-bitcos/internal/modelgen"
 	"github.com/gguf-bitcos/gguf-bitcos/ppl"
-	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
 // vulkanBin is the bin folder of a Vulkan build of llama.cpp at the pin with
@@ -56,22 +53,7 @@ func TestVulkanBackendOps(t *testing.T) {
 
 // vulkanModels writes a generated TQ2_0 model of arch and its BITCOS repack.
 func vulkanModels(t *testing.T, arch string) (tq2, bitcos string) {
-	dir := t.TempDir()
-	s := modelgen.Small(ggufx.TypeTQ2_0, 7)
-	s.Arch = arch
-	tq2 = filepath.Join(dir, "tq2_0.gguf")
-	if err := modelgen.Write(tq2, s); err != nil {
-		t.Fatal(err)
-	}
-	bitcos = filepath.Join(dir, "bitcos.gguf")
-	rep, err := repack.Repack(tq2, repack.Options{Output: bitcos})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Converted == 0 {
-		t.Fatal("the repack converted no tensor")
-	}
-	return tq2, bitcos
+	return repackedModels(t, arch, 0, 7)
 }
 
 // vulkanText is text for perplexity: a few hundred distinct words, so that a
