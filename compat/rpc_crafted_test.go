@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand"
 	"net"
-	"strings"
 	"testing"
 	"time"
 
@@ -351,30 +350,14 @@ func TestRPCCraftedBITCOS(t *testing.T) {
 			g.more = []*rpcTensor{src}
 		}, "writes into a part"},
 	}
-	t.Run("valid", func(t *testing.T) {
-		r := dialRPC(t, s.addr)
-		if r.major != 5 || r.minor != 1 {
-			t.Fatalf("server speaks %d.%d, want 5.1 (a 5.0 client refuses a server whose minor version is higher)", r.major, r.minor)
-		}
-		g := newBitcosGraph(1)
-		g.load(t, r)
-		if err := g.compute(r); err != nil || !r.alive() {
-			t.Fatalf("a valid BITCOS graph was refused (%v):\n%s", err, tailString(s.output(), 2000))
-		}
-		got := g.result(t, r)
-		for i := range got {
-			// the activations are quantized to Q8_K: 1% of the row's magnitude
-			if d := math.Abs(float64(got[i] - g.want[i])); d > 0.05+0.01*math.Abs(float64(g.want[i])) {
-				t.Fatalf("row %d: %g, want %g (all: %v vs %v)\n%s", i, got[i], g.want[i], got, g.want, tailString(s.output(), 3000))
-			}
-		}
-		// the server remembers the checked index; a new index must be
-		// checked again: a recomputed graph after a bad one is refused
-		g.setRows(0, g.rowsAt(1)+1)
-		g.set(t, r, &g.tr, g.rows)
-		if err := r.send(rpcCmdGraphRecompute, []byte{0, 0, 0, 0}); err == nil && r.alive() {
-			t.Fatalf("a recomputed graph whose row index was overwritten with a bad one ran")
-		}
+	t.Run("valid", func(t *testing.T) { craftedValid(t, s) })
+	// the same graph on a server whose CPU layout is TQ2_0 blocks runs on
+	// its copy in CPU_BITCOS (bitcos_lay_out), and a bad index written
+	// after it is still refused
+	t.Run("valid, laid out", func(t *testing.T) {
+		tq2 := startRPCServer(t, "GGML_BITCOS_LAYOUT=tq2_0")
+		craftedValid(t, tq2)
+		waitLog(t, tq2, 0, "1 BITCOS weights (0.00 MiB) laid out in CPU_BITCOS")
 	})
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -392,16 +375,38 @@ func TestRPCCraftedBITCOS(t *testing.T) {
 			if err == nil && r.alive() {
 				t.Fatalf("the server ran the graph")
 			}
-			// the log reaches us through a pipe: wait for it
-			for deadline := time.Now().Add(5 * time.Second); !strings.Contains(s.output()[before:], c.log); {
-				if time.Now().After(deadline) {
-					t.Fatalf("server log lacks %q:\n%s", c.log, tailString(s.output()[before:], 2000))
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
+			waitLog(t, s, before, c.log)
 			if s.exited() {
 				t.Fatal("the server exited")
 			}
 		})
+	}
+}
+
+// craftedValid: a valid BITCOS graph runs on s and gives the weights' dot
+// products; a bad row index written afterwards makes a recompute fail.
+func craftedValid(t *testing.T, s *rpcServer) {
+	r := dialRPC(t, s.addr)
+	if r.major != 5 || r.minor != 1 {
+		t.Fatalf("server speaks %d.%d, want 5.1 (a 5.0 client refuses a server whose minor version is higher)", r.major, r.minor)
+	}
+	g := newBitcosGraph(1)
+	g.load(t, r)
+	if err := g.compute(r); err != nil || !r.alive() {
+		t.Fatalf("a valid BITCOS graph was refused (%v):\n%s", err, tailString(s.output(), 2000))
+	}
+	got := g.result(t, r)
+	for i := range got {
+		// the activations are quantized to Q8_K: 1% of the row's magnitude
+		if d := math.Abs(float64(got[i] - g.want[i])); d > 0.05+0.01*math.Abs(float64(g.want[i])) {
+			t.Fatalf("row %d: %g, want %g (all: %v vs %v)\n%s", i, got[i], g.want[i], got, g.want, tailString(s.output(), 3000))
+		}
+	}
+	// the server remembers the checked index; a new index must be
+	// checked again: a recomputed graph after a bad one is refused
+	g.setRows(0, g.rowsAt(1)+1)
+	g.set(t, r, &g.tr, g.rows)
+	if err := r.send(rpcCmdGraphRecompute, []byte{0, 0, 0, 0}); err == nil && r.alive() {
+		t.Fatalf("a recomputed graph whose row index was overwritten with a bad one ran")
 	}
 }

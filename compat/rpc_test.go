@@ -101,6 +101,18 @@ func startRPCServerBin(t *testing.T, bin string, env ...string) *rpcServer {
 	return s
 }
 
+// waitLog waits until what s logged after its first before bytes holds want
+// (the log reaches us through a pipe), failing the test after 5 s.
+func waitLog(t *testing.T, s *rpcServer, before int, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(s.output()[before:], want); {
+		if time.Now().After(deadline) {
+			t.Fatalf("server log lacks %q:\n%s", want, tailString(s.output()[before:], 2000))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // rpcModels writes a generated TQ2_0 model and its BITCOS repack: bitnet,
 // or with experts > 0 a llama MoE (MUL_MAT_ID).
 func rpcModels(t *testing.T, arch string, experts int) (tq2, bitcos string) {
@@ -258,4 +270,90 @@ func TestRPCVulkanServer(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRPCServerLayout: a CPU ggml-rpc-server runs BITCOS weights in the
+// layout its own CPU wants (ggml-cpu's rule, forced both ways here with
+// GGML_BITCOS_LAYOUT on the server). With tq2_0 it copies the weights of
+// MUL_MAT and MUL_MAT_ID into CPU_BITCOS at their first graph and says so;
+// with native it runs them as the client sent them. Either way the logits
+// are the TQ2_0 file's over the same server, and an I2_S-sourced file (an f32
+// scale: f32 blocks) gives the same logits over both servers.
+func TestRPCServerLayout(t *testing.T) {
+	bin := llamaBin(t, "llama-perplexity")
+	text := vulkanText(t)
+	servers := map[string]*rpcServer{}
+	for _, layout := range []string{"tq2_0", "native"} {
+		servers[layout] = startRPCServer(t, "GGML_BITCOS_LAYOUT="+layout)
+	}
+	// checkLog: what the server said of its layout since before
+	checkLog := func(t *testing.T, layout string, before int) {
+		s := servers[layout]
+		if layout == "native" {
+			waitLog(t, s, before, "BITCOS weights of MUL_MAT and MUL_MAT_ID as the client sent them")
+			if strings.Contains(s.output()[before:], "laid out in CPU_BITCOS") {
+				t.Fatalf("the native server laid weights out:\n%s", tailString(s.output()[before:], 2000))
+			}
+			return
+		}
+		waitLog(t, s, before, "BITCOS weights of MUL_MAT and MUL_MAT_ID in CPU_BITCOS's layout")
+		waitLog(t, s, before, "laid out in CPU_BITCOS")
+	}
+	for _, layout := range []string{"tq2_0", "native"} {
+		for _, c := range []struct {
+			name, arch string
+			experts    int
+		}{
+			{"bitnet", "bitnet", 0},
+			{"moe", "llama", 4},
+		} {
+			t.Run(layout+"/"+c.name, func(t *testing.T) {
+				s := servers[layout]
+				before := len(s.output())
+				tq2, bitcos := rpcModels(t, c.arch, c.experts)
+				r, err := ppl.Run(ppl.Options{Bin: bin, Base: tq2, Candidate: bitcos, Text: text, Ctx: 128, Threads: 2,
+					Extra: []string{"--rpc", s.addr, "-ngl", "99", "--chunks", "4"}})
+				if err != nil {
+					t.Fatalf("%v\nserver:\n%s", err, tailString(s.output(), 2000))
+				}
+				t.Logf("PPL %s vs %s, mean KLD %.6f, max %.6f", r.PPLCandText, r.PPLBaseText, r.MeanKLD, r.MaxKLD)
+				if err := r.Parity(1e-6, false); err != nil {
+					t.Fatal(err)
+				}
+				checkLog(t, layout, before)
+			})
+		}
+	}
+	t.Run("i2_s", func(t *testing.T) {
+		dir := t.TempDir()
+		m := modelgen.Small(ggufx.TypeI2_S, 12)
+		m.Arch, m.ScaleTensors = "bitnet-b1.58", true
+		src, bitcos := filepath.Join(dir, "i2_s.gguf"), filepath.Join(dir, "bitcos.gguf")
+		if err := modelgen.Write(src, m); err != nil {
+			t.Fatal(err)
+		}
+		if rep, err := repack.Repack(src, repack.Options{Output: bitcos}); err != nil || rep.Converted == 0 {
+			t.Fatalf("repack: %v", err)
+		}
+		before := len(servers["tq2_0"].output())
+		beforeNative := len(servers["native"].output())
+		r, err := ppl.Run(ppl.Options{Bin: bin, Base: bitcos, Candidate: bitcos, Text: text, Ctx: 128, Threads: 2,
+			Extra:     []string{"-ngl", "99", "--chunks", "4"},
+			BaseExtra: []string{"--rpc", servers["native"].addr}, CandidateExtra: []string{"--rpc", servers["tq2_0"].addr}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("PPL %s (tq2_0 server) vs %s (native server), mean KLD %.6f, max %.6f", r.PPLCandText, r.PPLBaseText, r.MeanKLD, r.MaxKLD)
+		if err := r.Parity(1e-6, false); err != nil {
+			t.Fatal(err)
+		}
+		checkLog(t, "tq2_0", before)
+		checkLog(t, "native", beforeNative)
+		// every converted weight became f32 blocks
+		m32 := regexp.MustCompile(`(\d+) BITCOS weights converted to TQ2_0 blocks, (\d+) of them with an f32 scale`).
+			FindStringSubmatch(servers["tq2_0"].output()[before:])
+		if m32 == nil || m32[1] != m32[2] || m32[1] == "0" {
+			t.Fatalf("the tq2_0 server did not make f32 blocks of every weight (%q):\n%s", m32, tailString(servers["tq2_0"].output()[before:], 2000))
+		}
+	})
 }

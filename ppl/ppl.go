@@ -75,6 +75,9 @@ type Options struct {
 	Ctx       int      // context size per chunk (default 512)
 	Threads   int      // 0: llama.cpp's default
 	Extra     []string // more llama-perplexity arguments for both runs (e.g. -ngl 99)
+	// more arguments for one run only: the same file over two servers
+	// (--rpc), say, compares two ways of running it
+	BaseExtra, CandidateExtra []string
 }
 
 // Run runs llama-perplexity on Base, saving its logits, then on Candidate in
@@ -113,7 +116,7 @@ func Run(opt Options) (*Result, error) {
 	// lost at exit: up to three tries each.
 	var m [][]byte
 	for try := 0; m == nil; try++ {
-		base, err := run(append([]string{"-m", opt.Base}, common...)...)
+		base, err := run(append(append([]string{"-m", opt.Base}, common...), opt.BaseExtra...)...)
 		if err != nil {
 			return nil, err
 		}
@@ -123,7 +126,7 @@ func Run(opt Options) (*Result, error) {
 	}
 	var r Result
 	for try := 0; ; try++ {
-		out, err := run(append([]string{"-m", opt.Candidate, "--kl-divergence"}, common...)...)
+		out, err := run(append(append([]string{"-m", opt.Candidate, "--kl-divergence"}, common...), opt.CandidateExtra...)...)
 		if err != nil {
 			return nil, err
 		}

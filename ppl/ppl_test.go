@@ -79,7 +79,8 @@ func TestRunAndParity(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			bin, argLog := fakePerplexity(t, c.final, klOutput)
-			r, err := Run(Options{Bin: bin, Base: "a.gguf", Candidate: "b.gguf", Text: "t.txt", Threads: 2, Extra: []string{"-ngl", "99"}})
+			r, err := Run(Options{Bin: bin, Base: "a.gguf", Candidate: "b.gguf", Text: "t.txt", Threads: 2, Extra: []string{"-ngl", "99"},
+				BaseExtra: []string{"--rpc", "h:1"}, CandidateExtra: []string{"--rpc", "h:2"}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +91,8 @@ func TestRunAndParity(t *testing.T) {
 			log, _ := os.ReadFile(argLog)
 			lines := strings.Split(strings.TrimSpace(string(log)), "\n")
 			if len(lines) != 2 || !strings.HasPrefix(lines[0], "-m a.gguf -f t.txt -c 512 --kl-divergence-base ") ||
-				!strings.HasSuffix(lines[0], "-t 2 -ngl 99") || !strings.HasPrefix(lines[1], "-m b.gguf --kl-divergence ") {
+				!strings.HasSuffix(lines[0], "-t 2 -ngl 99 --rpc h:1") || !strings.HasPrefix(lines[1], "-m b.gguf --kl-divergence ") ||
+				!strings.HasSuffix(lines[1], "-t 2 -ngl 99 --rpc h:2") {
 				t.Fatalf("llama-perplexity ran with %q", lines)
 			}
 			saved := strings.Fields(lines[0])[7]
