@@ -349,6 +349,15 @@ func TestRPCCraftedBITCOS(t *testing.T) {
 			g.nodes = []*rpcTensor{cpy, &g.tdst}
 			g.more = []*rpcTensor{src}
 		}, "writes into a part"},
+		{"a node in no buffer writes into the row index", nil, func(g *bitcosGraph) {
+			// the same CPY, its result given no buffer but the row
+			// index's address (create_node refuses a node like that)
+			src := &rpcTensor{id: 7, typ: ggmlTypeI32, ne: g.tr.ne, nb: g.tr.nb, buffer: g.tx.buffer, data: g.tx.data, name: "evil"}
+			cpy := &rpcTensor{id: 8, typ: ggmlTypeI32, op: ggmlOpCpy, ne: g.tr.ne, nb: g.tr.nb, data: g.tr.data, name: "cpy"}
+			cpy.src[0], cpy.src[1] = src.id, g.tr.id
+			g.nodes = []*rpcTensor{cpy, &g.tdst}
+			g.more = []*rpcTensor{src}
+		}, "invalid data ptr"},
 	}
 	t.Run("valid", func(t *testing.T) { craftedValid(t, s) })
 	// the same graph on a server whose CPU layout is TQ2_0 blocks runs on
@@ -408,5 +417,37 @@ func craftedValid(t *testing.T, s *rpcServer) {
 	g.set(t, r, &g.tr, g.rows)
 	if err := r.send(rpcCmdGraphRecompute, []byte{0, 0, 0, 0}); err == nil && r.alive() {
 		t.Fatalf("a recomputed graph whose row index was overwritten with a bad one ran")
+	}
+}
+
+// TestRPCCraftedTwoBuffers: a weight that passed the check does not vouch
+// for another at the same addresses in another buffer (a Vulkan server gives
+// every buffer the same base): on one connection, a valid graph runs, then
+// the same graph in a second buffer with a bad row index is refused. On a
+// CPU server, and on a Vulkan one when $GGUF_BITCOS_VULKAN_BIN is given.
+func TestRPCCraftedTwoBuffers(t *testing.T) {
+	servers := map[string]func(t *testing.T) *rpcServer{
+		"cpu":    func(t *testing.T) *rpcServer { return startRPCServer(t) },
+		"vulkan": func(t *testing.T) *rpcServer { return startRPCServerBin(t, vulkanBin(t, "ggml-rpc-server")) },
+	}
+	for _, name := range []string{"cpu", "vulkan"} {
+		t.Run(name, func(t *testing.T) {
+			s := servers[name](t)
+			r := dialRPC(t, s.addr)
+			good := newBitcosGraph(1)
+			good.load(t, r)
+			if err := good.compute(r); err != nil || !r.alive() {
+				t.Fatalf("a valid BITCOS graph was refused (%v):\n%s", err, tailString(s.output(), 2000))
+			}
+			bad := newBitcosGraph(1)
+			bad.setRows(0, bad.rowsAt(1)+1)
+			before := len(s.output())
+			bad.load(t, r)
+			t.Logf("first buffer's weight at %#x, second's at %#x", good.w.data, bad.w.data)
+			if err := bad.compute(r); err == nil && r.alive() {
+				t.Fatalf("the server ran a weight with a bad row index in a second buffer")
+			}
+			waitLog(t, s, before, "row index")
+		})
 	}
 }
