@@ -2,7 +2,10 @@ package compat
 
 import (
 	"bytes"
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -238,29 +241,31 @@ func TestRPCGreedy(t *testing.T) {
 	}
 }
 
-// TestRPCVulkanServer: a ggml-rpc-server of the Vulkan build
+// TestRPCVulkanServer: ggml-rpc-servers of the Vulkan build
 // ($GGUF_BITCOS_VULKAN_BIN, with -DGGML_RPC=ON; lavapipe where no GPU is)
-// serves a client of the CPU build: every layer there, and two layers
-// there with the rest on the client's CPU; PPL equal to the TQ2_0 file's over
-// the same server, mean KLD 0.
+// serve a client of the CPU build: every layer on one, two layers there with
+// the rest on the client's CPU, the layers over two servers, and an MoE
+// model; PPL equal to the TQ2_0 file's over the same servers, mean KLD 0; and
+// greedy text identical.
 func TestRPCVulkanServer(t *testing.T) {
 	client := llamaBin(t, "llama-perplexity")
 	srv := vulkanBin(t, "ggml-rpc-server") // sets GGML_VK_VISIBLE_DEVICES for the server
-	s := startRPCServerBin(t, srv)
+	s, s2 := startRPCServerBin(t, srv), startRPCServerBin(t, srv)
 	text := vulkanText(t)
 	for _, c := range []struct {
 		name, arch string
 		experts    int
-		ngl        string
+		rpc, ngl   string
 	}{
-		{"full", "bitnet", 0, "99"},
-		{"partial", "bitnet-b1.58", 0, "2"},
-		{"moe", "llama", 4, "99"},
+		{"full", "bitnet", 0, s.addr, "99"},
+		{"partial", "bitnet-b1.58", 0, s.addr, "2"},
+		{"two-servers", "bitnet", 0, s.addr + "," + s2.addr, "99"},
+		{"moe", "llama", 4, s.addr, "99"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tq2, bitcos := rpcModels(t, c.arch, c.experts)
 			r, err := ppl.Run(ppl.Options{Bin: client, Base: tq2, Candidate: bitcos, Text: text, Ctx: 128, Threads: 2,
-				Extra: []string{"--rpc", s.addr, "-ngl", c.ngl, "--chunks", "4"}})
+				Extra: []string{"--rpc", c.rpc, "-ngl", c.ngl, "--chunks", "4"}})
 			if err != nil {
 				t.Fatalf("%v\nserver:\n%s", err, tailString(s.output(), 2000))
 			}
@@ -269,6 +274,88 @@ func TestRPCVulkanServer(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+	}
+	t.Run("greedy", func(t *testing.T) {
+		tq2, bitcos := rpcModels(t, "bitnet", 0)
+		var texts []string
+		for _, m := range []string{tq2, bitcos} {
+			cmd := exec.Command(llamaBin(t, "llama-completion"), "-m", m, "-p", "The format stores", "-n", "32", "--temp", "0",
+				"-no-cnv", "-t", "2", "--rpc", s.addr, "-ngl", "99")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("%s: %v\n%s\nserver:\n%s", filepath.Base(m), err, tailString(stderr.String(), 2000), tailString(s.output(), 2000))
+			}
+			texts = append(texts, stdout.String())
+		}
+		// the logger may lose a last line at exit: equal up to the shorter
+		n := min(len(texts[0]), len(texts[1]))
+		if n < len(" The format stores")+8 || texts[0][:n] != texts[1][:n] {
+			t.Fatalf("BITCOS generated %q, TQ2_0 %q", texts[1], texts[0])
+		}
+		t.Logf("%q", texts[1])
+	})
+}
+
+// TestRPCOldServerRefused: a server that answers the handshake with protocol
+// 5.0.0 (upstream's, or a series from before the companions were op sources)
+// is refused by the client at the handshake, with a message naming both
+// versions, and is sent nothing more: no weight, no graph. The client goes on
+// without it, as llama.cpp does with any server it cannot use (common's
+// add_rpc_devices registers no device for it), and does not crash.
+func TestRPCOldServerRefused(t *testing.T) {
+	bin := llamaBin(t, "llama-completion")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var mu sync.Mutex
+	var cmds []byte // every command the stand-in was sent
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func(c net.Conn) {
+				defer c.Close()
+				for {
+					var hdr [9]byte
+					if _, err := io.ReadFull(c, hdr[:]); err != nil {
+						return
+					}
+					mu.Lock()
+					cmds = append(cmds, hdr[0])
+					mu.Unlock()
+					if _, err := io.CopyN(io.Discard, c, int64(binary.LittleEndian.Uint64(hdr[1:]))); err != nil || hdr[0] != rpcCmdHello {
+						return
+					}
+					rsp := make([]byte, 8+4+rpcConnCapsSize)
+					binary.LittleEndian.PutUint64(rsp, uint64(4+rpcConnCapsSize))
+					rsp[8], rsp[9], rsp[10] = 5, 0, 0
+					c.Write(rsp)
+				}
+			}(c)
+		}
+	}()
+	_, bitcos := rpcModels(t, "bitnet", 0)
+	cmd := exec.Command(bin, "-m", bitcos, "-p", "hi", "-n", "4", "-no-cnv", "-t", "2", "--rpc", l.Addr().String(), "-ngl", "99")
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && !ee.Exited() {
+		t.Fatalf("llama-completion against a 5.0 server crashed: %v\n%s", err, tailString(string(out), 2000))
+	}
+	want := "speaks protocol 5.0.0; this client speaks 5.1.0, which BITCOS weights need"
+	if !strings.Contains(string(out), want) {
+		t.Fatalf("the client's output lacks %q:\n%s", want, tailString(string(out), 2000))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, c := range cmds {
+		if c != rpcCmdHello {
+			t.Fatalf("the client sent command %d after the refused handshake (all: %v)", c, cmds)
+		}
 	}
 }
 
