@@ -187,3 +187,61 @@ struct bitcos_layout_choice bitcos_select_layout(const struct bitcos_choice * k,
     BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_TQ2_0, "default: without AVX-512 the BITCOS decode is slower than TQ2_0's kernel");
 #undef BITCOS_LAYOUT_PICK
 }
+
+static const char * const bitcos_device_layout_names[BITCOS_DEVICE_LAYOUT_COUNT] = {
+    [BITCOS_DEVICE_NATIVE] = "native",
+    [BITCOS_DEVICE_TQ2_0]  = "tq2_0",
+    [BITCOS_DEVICE_Q2_0]   = "q2_0",
+    [BITCOS_DEVICE_HOST]   = "host",
+};
+
+const char * bitcos_device_layout_name(int layout) {
+    return layout >= 0 && layout < BITCOS_DEVICE_LAYOUT_COUNT ? bitcos_device_layout_names[layout] : NULL;
+}
+
+// whether the device can take the weight in layout l
+static int bitcos_device_can(const struct bitcos_device_caps * caps, int group, int l) {
+    switch (l) {
+        case BITCOS_DEVICE_NATIVE: return caps->native;
+        case BITCOS_DEVICE_TQ2_0:  return caps->tq2_0 && group == 256;
+        case BITCOS_DEVICE_Q2_0:   return caps->q2_0 && (group == 64 || group == 256);
+        default:                   return 0;
+    }
+}
+
+struct bitcos_layout_choice bitcos_select_device_layout(const struct bitcos_device_caps * caps, int group,
+                                                        const char * forced) {
+    int note = 0; // 1: an unknown name; 2: a layout the device cannot take
+    if (forced != NULL && forced[0] != '\0') {
+        note = 1;
+        for (int l = 0; l < BITCOS_DEVICE_HOST; ++l) {
+            if (strcmp(forced, bitcos_device_layout_names[l]) == 0) {
+                if (bitcos_device_can(caps, group, l)) {
+                    struct bitcos_layout_choice c = { l, bitcos_device_layout_name(l), "forced by GGML_BITCOS_DEVICE_LAYOUT" };
+                    return c;
+                }
+                note = 2;
+            }
+        }
+    }
+#define BITCOS_DEVICE_PICK(l, why) do {                                                                               \
+        struct bitcos_layout_choice c = { (l), bitcos_device_layout_name(l),                                          \
+            note == 1 ? "unknown GGML_BITCOS_DEVICE_LAYOUT ignored; " why :                                           \
+            note == 2 ? "GGML_BITCOS_DEVICE_LAYOUT names a layout this device cannot take for the weight; " why : why }; \
+        return c;                                                                                                     \
+    } while (0)
+    if (caps->native) {
+        BITCOS_DEVICE_PICK(BITCOS_DEVICE_NATIVE, "default: the backend runs BITCOS");
+    }
+    if (group == 0) {
+        BITCOS_DEVICE_PICK(BITCOS_DEVICE_HOST, "default: a per-tensor f32 scale has no exact fp16 form; kept on the CPU");
+    }
+    if (bitcos_device_can(caps, group, BITCOS_DEVICE_TQ2_0)) {
+        BITCOS_DEVICE_PICK(BITCOS_DEVICE_TQ2_0, "default: the backend runs TQ2_0; the weight's scales are per 256");
+    }
+    if (bitcos_device_can(caps, group, BITCOS_DEVICE_Q2_0)) {
+        BITCOS_DEVICE_PICK(BITCOS_DEVICE_Q2_0, "default: the backend runs Q2_0");
+    }
+    BITCOS_DEVICE_PICK(BITCOS_DEVICE_HOST, "default: the backend runs neither BITCOS nor TQ2_0 nor Q2_0; kept on the CPU");
+#undef BITCOS_DEVICE_PICK
+}

@@ -135,6 +135,49 @@ struct bitcos_layout_choice bitcos_select_layout(const struct bitcos_choice * k,
 
 const char * bitcos_layout_name(int layout);   // NULL when out of range
 
+// Devices (GPU backends). A device whose backend has no BITCOS path for an op
+// may still run a stock ternary type: the loader then transcodes the weight
+// at load, on the host, into that type (bitcos_transcode.h), with the
+// source's values bit for bit, and the backend's own kernels run it.
+enum bitcos_device_layout {
+    BITCOS_DEVICE_NATIVE,  // the backend's own BITCOS path
+    BITCOS_DEVICE_TQ2_0,   // TQ2_0 blocks made at load (bitcos_row_to_tq2_0)
+    BITCOS_DEVICE_Q2_0,    // Q2_0 blocks made at load (bitcos_row_to_q2_0)
+    BITCOS_DEVICE_HOST,    // none fits: the weight stays on the CPU
+    BITCOS_DEVICE_LAYOUT_COUNT
+};
+
+// What the device's supports_op said of the op with a weight of each type
+// (the same shape; the loader's placement probe).
+struct bitcos_device_caps {
+    int native;  // a BITCOS weight with its companions
+    int tq2_0;   // a TQ2_0 weight
+    int q2_0;    // a Q2_0 weight
+};
+
+// The layout of one weight on one device. group: the weights per fp16 scale
+// (256 for TQ2_0 and TQ1_0 sources, 64 for Q2_0 sources), or 0 for a
+// per-tensor f32 scale (I2_S sources). forced (GGML_BITCOS_DEVICE_LAYOUT,
+// may be NULL): "native", "tq2_0" or "q2_0". First that applies:
+//   forced   it names a layout the device can take for this weight (an
+//            unknown name, or one the device cannot take, is ignored and
+//            said so in why)
+//   native   the backend runs the op on BITCOS (Vulkan, SYCL; bytes read per
+//            weight 2 - z bits, the least)
+//   host     a per-tensor f32 scale: TQ2_0 and Q2_0 hold fp16 scales, and no
+//            fp16 value equals every f32 one; the weight stays on the CPU,
+//            whose f32 blocks keep it exact (bitcos_layout.h)
+//   tq2_0    the device runs TQ2_0 and the scales are per 256 weights
+//            (Metal; TQ2_0 reads 2.06 bits per weight)
+//   q2_0     the device runs Q2_0 (CUDA, HIP; 2.25 bits per weight); each
+//            64-weight block takes the scale of the group it lies in
+//   host     otherwise
+// The Go test kernels/select_test.go checks every branch.
+struct bitcos_layout_choice bitcos_select_device_layout(const struct bitcos_device_caps * caps, int group,
+                                                        const char * forced);
+
+const char * bitcos_device_layout_name(int layout); // "native", "tq2_0", "q2_0", "host"; NULL when out of range
+
 const char * bitcos_kernel_name(int kernel);   // NULL when out of range
 int          bitcos_kernel_order(int kernel);  // enum bitcos_order, -1 when out of range
 

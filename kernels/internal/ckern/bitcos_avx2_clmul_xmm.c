@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: bc7390992a0995170f5b0ae093409a366f2ccbe1740b9748ebe05966ded6ae63
+// kernels/c sha256: d7c95c36f3f655aa727a43ed4eae9dca17293b36695c26b1367f790f685d1ead
 // bitcos_avx2_clmul.c once more with PCLMULQDQ only (two xmm clmuls per
 // register), under other names, so that the tests cover both paths.
 #pragma GCC optimize("fp-contract=off")

@@ -132,3 +132,8 @@ const (
 func TQ2_0BlocksGEMV(int, int, int, int, []byte, bool, unsafe.Pointer, []float32) {
 	panic("ckern: built without cgo")
 }
+
+// ToQ2_0 panics without cgo.
+func ToQ2_0(bool, int, int, []byte, []byte, []int32, []byte, []uint16, int) int64 {
+	panic("ckern: built without cgo")
+}

@@ -63,6 +63,33 @@ func SelectLayout(k Choice, forced *string) LayoutChoice {
 	return LayoutChoice{Layout: int(c.layout), Name: C.GoString(c.name), Why: C.GoString(c.why)}
 }
 
+// DeviceCaps mirrors struct bitcos_device_caps.
+type DeviceCaps struct {
+	Native, TQ2_0, Q2_0 bool
+}
+
+// SelectDeviceLayout calls bitcos_select_device_layout; forced == nil
+// passes NULL.
+func SelectDeviceLayout(caps DeviceCaps, group int, forced *string) LayoutChoice {
+	cc := C.struct_bitcos_device_caps{native: cbool(caps.Native), tq2_0: cbool(caps.TQ2_0), q2_0: cbool(caps.Q2_0)}
+	var cs *C.char
+	if forced != nil {
+		cs = C.CString(*forced)
+		defer C.free(unsafe.Pointer(cs))
+	}
+	c := C.bitcos_select_device_layout(&cc, C.int(group), cs)
+	return LayoutChoice{Layout: int(c.layout), Name: C.GoString(c.name), Why: C.GoString(c.why)}
+}
+
+// DeviceLayoutName is bitcos_device_layout_name ("" for NULL).
+func DeviceLayoutName(l int) string {
+	p := C.bitcos_device_layout_name(C.int(l))
+	if p == nil {
+		return ""
+	}
+	return C.GoString(p)
+}
+
 // LayoutName is bitcos_layout_name ("" for NULL).
 func LayoutName(l int) string {
 	p := C.bitcos_layout_name(C.int(l))

@@ -22,6 +22,17 @@ type LayoutChoice struct {
 // SelectLayout panics without cgo.
 func SelectLayout(Choice, *string) LayoutChoice { panic("ckern: built without cgo") }
 
+// DeviceCaps mirrors struct bitcos_device_caps.
+type DeviceCaps struct {
+	Native, TQ2_0, Q2_0 bool
+}
+
+// SelectDeviceLayout panics without cgo.
+func SelectDeviceLayout(DeviceCaps, int, *string) LayoutChoice { panic("ckern: built without cgo") }
+
+// DeviceLayoutName panics without cgo.
+func DeviceLayoutName(int) string { panic("ckern: built without cgo") }
+
 // LayoutName panics without cgo.
 func LayoutName(int) string { panic("ckern: built without cgo") }
 
