@@ -61,31 +61,46 @@ func startRPCServer(t *testing.T, env ...string) *rpcServer {
 	return startRPCServerBin(t, llamaBin(t, "ggml-rpc-server"), env...)
 }
 
-// startRPCServerBin starts the ggml-rpc-server at bin.
-func startRPCServerBin(t *testing.T, bin string, env ...string) *rpcServer {
+// freePort is a 127.0.0.1 port nothing listens on now.
+func freePort(t *testing.T) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	s := &rpcServer{addr: fmt.Sprintf("127.0.0.1:%d", port), done: make(chan struct{})}
-	s.cmd = exec.Command(bin, "-H", "127.0.0.1", "-p", fmt.Sprint(port), "-t", "2")
-	s.cmd.Env = append(os.Environ(), env...)
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// start runs cmd with its output in s's log; at the end of the test the
+// process is killed, and the test fails if it had exited on its own.
+func (s *rpcServer) start(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	s.cmd, s.done = cmd, make(chan struct{})
 	s.cmd.Stdout, s.cmd.Stderr = s, s
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	go func() { s.cmd.Wait(); close(s.done) }()
+	name := filepath.Base(cmd.Path)
 	t.Cleanup(func() {
 		crashed := s.exited()
 		s.cmd.Process.Kill()
 		<-s.done
 		if crashed {
-			t.Errorf("ggml-rpc-server exited during the test (%v):\n%s", s.cmd.ProcessState, tailString(s.output(), 3000))
+			t.Errorf("%s exited during the test (%v):\n%s", name, s.cmd.ProcessState, tailString(s.output(), 3000))
 		}
 	})
+}
+
+// startRPCServerBin starts the ggml-rpc-server at bin.
+func startRPCServerBin(t *testing.T, bin string, env ...string) *rpcServer {
+	t.Helper()
+	port := freePort(t)
+	s := &rpcServer{addr: fmt.Sprintf("127.0.0.1:%d", port)}
+	cmd := exec.Command(bin, "-H", "127.0.0.1", "-p", fmt.Sprint(port), "-t", "2")
+	cmd.Env = append(os.Environ(), env...)
+	s.start(t, cmd)
 	for deadline := time.Now().Add(20 * time.Second); ; {
 		if s.exited() {
 			t.Fatalf("ggml-rpc-server did not start:\n%s", s.output())

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os/exec"
 	"strings"
@@ -24,29 +23,10 @@ type llamaServer struct {
 func startLlamaServer(t *testing.T, model string, args ...string) *llamaServer {
 	t.Helper()
 	bin := llamaBin(t, "llama-server")
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	port := freePort(t)
 	s := &llamaServer{url: fmt.Sprintf("http://127.0.0.1:%d", port)}
-	s.done = make(chan struct{})
-	s.cmd = exec.Command(bin, append([]string{"-m", model, "--host", "127.0.0.1", "--port", fmt.Sprint(port),
-		"-t", "2", "-c", "512", "-np", "1"}, args...)...)
-	s.cmd.Stdout, s.cmd.Stderr = &s.rpcServer, &s.rpcServer
-	if err := s.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { s.cmd.Wait(); close(s.done) }()
-	t.Cleanup(func() {
-		crashed := s.exited()
-		s.cmd.Process.Kill()
-		<-s.done
-		if crashed {
-			t.Errorf("llama-server exited during the test (%v):\n%s", s.cmd.ProcessState, tailString(s.output(), 3000))
-		}
-	})
+	s.start(t, exec.Command(bin, append([]string{"-m", model, "--host", "127.0.0.1", "--port", fmt.Sprint(port),
+		"-t", "2", "-c", "512", "-np", "1"}, args...)...))
 	// /health answers 200 once the model is loaded (503 while loading)
 	for deadline := time.Now().Add(60 * time.Second); ; {
 		if s.exited() {

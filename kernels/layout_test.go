@@ -82,24 +82,8 @@ func index32(off []uint32) []int32 {
 func TestToTQ2_0(t *testing.T) {
 	needCgo(t)
 	rng := rand.New(rand.NewPCG(12, 66))
-	for _, tc := range []struct {
-		name    string
-		k, rows int
-		every   bool // everyValuePlanes instead of random densities
-	}{
-		{"every value 256x3", 256, 3, true},
-		{"every value 2560x7", 2560, 7, true},
-		{"one block", 256, 1, false},
-		{"2560x12", 2560, 12, false},
-		{"6912x5", 6912, 5, false},
-		{"experts 512x(64*4)", 512, 256, false},
-	} {
-		var p *format.Planes
-		if tc.every {
-			p = everyValuePlanes(tc.k, tc.rows)
-		} else {
-			p = randomPlanes(rng, tc.k, tc.rows, []float64{0, 0.3, 0.42, 0.52, 0.9, 1})
-		}
+	for _, tc := range conversionCases {
+		p := tc.planes(rng)
 		bitmap, signs, off := encodeRows(t, p)
 		index := index32(off)
 		d16 := layoutScales(rng, tc.rows*tc.k/QK_K)
@@ -162,6 +146,30 @@ func TestToTQ2_0(t *testing.T) {
 			}
 		}
 	}
+}
+
+// conversionCases: the weights every conversion out of BITCOS is tested on
+// (layout_test.go, transcode_test.go).
+var conversionCases = []conversionCase{
+	{"every value 256x3", 256, 3, true},
+	{"every value 2560x7", 2560, 7, true},
+	{"one block", 256, 1, false},
+	{"2560x12", 2560, 12, false},
+	{"6912x5", 6912, 5, false},
+	{"experts 512x(64*4)", 512, 256, false},
+}
+
+type conversionCase struct {
+	name    string
+	k, rows int
+	every   bool // everyValuePlanes instead of random densities
+}
+
+func (tc conversionCase) planes(rng *rand.Rand) *format.Planes {
+	if tc.every {
+		return everyValuePlanes(tc.k, tc.rows)
+	}
+	return randomPlanes(rng, tc.k, tc.rows, []float64{0, 0.3, 0.42, 0.52, 0.9, 1})
 }
 
 func firstDiff(a, b []byte) int {

@@ -20,24 +20,8 @@ import (
 func TestToQ2_0(t *testing.T) {
 	needCgo(t)
 	rng := rand.New(rand.NewPCG(22, 18))
-	for _, tc := range []struct {
-		name    string
-		k, rows int
-		every   bool
-	}{
-		{"every value 256x3", 256, 3, true},
-		{"every value 2560x7", 2560, 7, true},
-		{"one block", 256, 1, false},
-		{"2560x12", 2560, 12, false},
-		{"6912x5", 6912, 5, false},
-		{"experts 512x(64*4)", 512, 256, false},
-	} {
-		var p *format.Planes
-		if tc.every {
-			p = everyValuePlanes(tc.k, tc.rows)
-		} else {
-			p = randomPlanes(rng, tc.k, tc.rows, []float64{0, 0.3, 0.42, 0.52, 0.9, 1})
-		}
+	for _, tc := range conversionCases {
+		p := tc.planes(rng)
 		bitmap, signs, off := encodeRows(t, p)
 		index := index32(off)
 		for _, group := range []int{256, 64} {
