@@ -23,6 +23,9 @@ type Result struct {
 	MeanKLD     float64 `json:"mean_kld"`
 	MaxKLD      float64 `json:"max_kld"`
 	SameTopP    float64 `json:"same_top_p_percent"`
+	// the candidate run's output (llama.cpp's log), for callers that check
+	// what it said
+	CandLog string `json:"-"`
 }
 
 var (
@@ -131,6 +134,7 @@ func Run(opt Options) (*Result, error) {
 			return nil, err
 		}
 		if r, err = parseKLD(out); err == nil {
+			r.CandLog = string(out)
 			break
 		} else if try == 2 {
 			return nil, fmt.Errorf("%w\n%s", err, tail(out, 2000))
