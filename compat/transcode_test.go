@@ -225,3 +225,26 @@ func TestVulkanTranscodedBadIndex(t *testing.T) {
 		})
 	}
 }
+
+// TestRPCTranscoded: over RPC the server's own support decides: a Vulkan
+// rpc-server whose device claims no BITCOS path (GGML_VK_BITCOS_DISABLE on
+// the server) gets the weights as TQ2_0 blocks made by the client's loader,
+// and gives the TQ2_0 file's logits over the same server.
+func TestRPCTranscoded(t *testing.T) {
+	client := llamaBin(t, "llama-perplexity")
+	srv := vulkanBin(t, "ggml-rpc-server")
+	s := startRPCServerBin(t, srv, "GGML_VK_BITCOS_DISABLE=1")
+	tq2, bitcos := rpcModels(t, "bitnet", 0)
+	r, err := ppl.Run(ppl.Options{Bin: client, Base: tq2, Candidate: bitcos, Text: vulkanText(t), Ctx: 128, Threads: 2,
+		Extra: []string{"--rpc", s.addr, "-ngl", "99", "--chunks", "4", "-v"}})
+	if err != nil {
+		t.Fatalf("%v\nserver:\n%s", err, tailString(s.output(), 2000))
+	}
+	t.Logf("PPL %s vs %s, mean KLD %.6f, max %.6f", r.PPLCandText, r.PPLBaseText, r.MeanKLD, r.MaxKLD)
+	if err := r.Parity(1e-6, false); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`BITCOS weights on RPC\d+: TQ2_0 blocks made at load`).MatchString(r.CandLog) {
+		t.Fatalf("the client's loader did not transcode for the server:\n%s", tailString(r.CandLog, 2000))
+	}
+}
