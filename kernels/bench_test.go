@@ -104,11 +104,6 @@ func BenchmarkKernels(b *testing.B) {
 		}
 	}
 	kerns := []kern{
-		{"bitcos_avx2", bc(ckern.AVX2), false, avx2 && ckern.Compiled(ckern.AVX2)},
-		{"bitcos_avx2_nopdep", bc(ckern.AVX2NoPdep), false, avx2 && ckern.Compiled(ckern.AVX2NoPdep)},
-		{"bitcos_avx512", func(s *benchSet, rows int, repeat bool, out []float32) {
-			ckern512.GEMV(benchK, rows, repeat, s.bitmap, s.signs, s.off, s.d16, 0, yPtr(s.y), out)
-		}, false, ckern512.Usable()},
 		{"bitcos_generic", bc(ckern.Generic), false, true},
 		// the TQ2_0-order kernels (the defaults in llama.cpp)
 		{"bitcos_avx2_tq2", bc(ckern.AVX2TQ2), true, avx2 && cpuid.CPU.Supports(cpuid.FMA3) && ckern.Compiled(ckern.AVX2TQ2)},
@@ -119,8 +114,8 @@ func BenchmarkKernels(b *testing.B) {
 		{"bitcos_avx512_tq2", func(s *benchSet, rows int, repeat bool, out []float32) {
 			ckern512.GEMVTQ2(benchK, rows, repeat, s.bitmap, s.signs, s.off, s.d16, 0, yPtr(s.y), out)
 		}, true, ckern512.UsableTQ2()},
-		{"tq2_0_avx2", tq(ckern.TQ2AVX2), true, avx2 && ckern.Compiled(ckern.AVX2)},
-		{"tq2_0_avx2_exact", tq(ckern.TQ2AVX2Exact), true, avx2 && ckern.Compiled(ckern.AVX2)},
+		{"tq2_0_avx2", tq(ckern.TQ2AVX2), true, avx2 && ckern.TQ2CompiledAVX2()},
+		{"tq2_0_avx2_exact", tq(ckern.TQ2AVX2Exact), true, avx2 && ckern.TQ2CompiledAVX2()},
 	}
 	for _, where := range []string{"L1", "DRAM"} {
 		for _, k := range kerns {

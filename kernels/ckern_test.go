@@ -8,16 +8,17 @@ import (
 
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/kernels/internal/ckern"
-	"github.com/gguf-bitcos/gguf-bitcos/kernels/internal/ckern512"
 	"github.com/klauspost/cpuid/v2"
 	"github.com/x448/float16"
 )
 
-// Tests of the C kernels (kernels/c) through cgo. Parity claimed: every
-// BITCOS variant returns the same float32 bits as VecDotQ8K (the generic TQ2_0
-// formula without FMA contraction) for activations in -127..127, and so do
-// the generic and exact-AVX2 TQ2_0 kernels on the same ternary values and
-// scales encoded as TQ2_0. ggml's AVX2 TQ2_0 order (TQ2AVX2) is only close.
+// Tests of the C kernels (kernels/c) through cgo. Parity claimed: the
+// exact-order BITCOS kernel (generic, the scalar reference of that order)
+// returns the same float32 bits as VecDotQ8K (the generic TQ2_0 formula
+// without FMA contraction), and so do the generic and exact-AVX2 TQ2_0
+// kernels on the same ternary values and scales encoded as TQ2_0. ggml's
+// AVX2 TQ2_0 order (TQ2AVX2) is only close. The kernels of TQ2_0's orders
+// have their own tests (tq2order_test.go, tq2armorder_test.go).
 
 type cVariant struct {
 	name string
@@ -28,23 +29,17 @@ type cVariant struct {
 
 func yPtr(y []BlockQ8K) unsafe.Pointer { return unsafe.Pointer(&y[0]) }
 
-// cVariants lists every BITCOS variant, runnable here or not.
+// cVariants lists every BITCOS kernel of the exact order: the scalar
+// generic one (the exact-order SIMD kernels were retired: no default ran
+// them).
 func cVariants() []cVariant {
 	gemv := func(v ckern.Variant) func(m *testRows, y []BlockQ8K, out []float32) {
 		return func(m *testRows, y []BlockQ8K, out []float32) {
 			ckern.GEMV(v, m.k, m.rows, false, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
 		}
 	}
-	cpuAVX2 := cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI2, cpuid.F16C, cpuid.POPCNT)
-	const avx2Needs = "AVX2/BMI2/F16C/POPCNT"
 	return []cVariant{
 		{name: "generic", run: gemv(ckern.Generic)},
-		cVariant{name: "avx2", run: gemv(ckern.AVX2)}.simd(ckern.Compiled(ckern.AVX2), cpuAVX2, "generic fallback", avx2Needs),
-		cVariant{name: "avx2_nopdep", run: gemv(ckern.AVX2NoPdep)}.simd(ckern.Compiled(ckern.AVX2NoPdep), cpuAVX2, "generic fallback", avx2Needs),
-		{name: "avx512_twin", run: gemv(ckern.AVX512Twin)},
-		cVariant{name: "avx512", run: func(m *testRows, y []BlockQ8K, out []float32) {
-			ckern512.GEMV(m.k, m.rows, false, m.bitmap, m.signs, m.off, m.d16, m.d32, yPtr(y), out)
-		}}.simd(ckern512.Compiled(), ckern512.CPUHas(), "generic fallback", "AVX-512 F/BW or BMI2 (its logic is tested through avx512_twin)"),
 	}
 }
 

@@ -1,6 +1,10 @@
 package kernels
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -22,8 +26,14 @@ const (
 	vendorHygon = 3
 )
 
-var kernelNames = []string{"generic", "avx2", "avx2_nopdep", "avx512", "tq2order", "avx2_tq2",
+// kernelNames: exactly the kernels a default can choose (GGML_BITCOS_KERNEL
+// accepts these and no other).
+var kernelNames = []string{"generic", "tq2order", "avx2_tq2",
 	"avx2_nopdep_tq2", "avx512_tq2", "avx2_clmul", "tq2order_arm", "neon_tq2"}
+
+// retiredNames: the exact-order SIMD kernels no default ran, now unknown
+// names.
+var retiredNames = []string{"avx2", "avx2_nopdep", "avx512", "avx512_twin"}
 
 func kernelIndex(t *testing.T) map[string]int {
 	t.Helper()
@@ -58,16 +68,17 @@ func builtMask(t *testing.T, idx map[string]int, names string) uint32 {
 }
 
 // The builds of the table below: which kernel files compile with their SIMD
-// paths under each set of compiler flags (the #if of each file).
+// paths under each set of compiler flags (the #if of each file). Every x86
+// build with AVX2 has ggml's TQ2_0 kernel in the x86 order (tq2_order
+// orderTQ2X86), aarch64 builds in the ARM order, the others the exact one.
 const (
-	buildAVX512 = "avx512_tq2 avx512 avx2_clmul avx2_tq2 avx2_nopdep_tq2 avx2 avx2_nopdep" // -march=native, Ice Lake / Zen 4
-	buildAVX2   = "avx2_clmul avx2_tq2 avx2_nopdep_tq2 avx2 avx2_nopdep"                   // AVX2+BMI2+FMA+F16C (+ -mpclmul on the clmul file)
-	buildNoClm  = "avx2_tq2 avx2_nopdep_tq2 avx2 avx2_nopdep"                              // the same without -mpclmul
-	buildNoBMI2 = "avx2_nopdep_tq2 avx2_nopdep"                                            // AVX2+FMA+F16C, no BMI2
-	buildNoFMA  = "avx512 avx2 avx2_nopdep"                                                // AVX-512 F+BW, BMI2, F16C, no FMA
-	buildNoFMA2 = "avx2 avx2_nopdep"                                                       // AVX2, BMI2, F16C, no FMA
-	buildARM    = "neon_tq2"                                                               // any aarch64 build
-	buildNone   = ""                                                                       // x86-64 baseline, other CPUs
+	buildAVX512 = "avx512_tq2 avx2_clmul avx2_tq2 avx2_nopdep_tq2" // -march=native, Ice Lake / Zen 4
+	buildAVX2   = "avx2_clmul avx2_tq2 avx2_nopdep_tq2"            // AVX2+BMI2+FMA+F16C (+ -mpclmul on the clmul file)
+	buildNoClm  = "avx2_tq2 avx2_nopdep_tq2"                       // the same without -mpclmul
+	buildNoBMI2 = "avx2_nopdep_tq2"                                // AVX2+FMA+F16C, no BMI2
+	buildNoF16C = ""                                               // AVX2 (+FMA, BMI2), no F16C (GGML_F16C=OFF): no SIMD kernel
+	buildARM    = "neon_tq2"                                       // any aarch64 build
+	buildNone   = ""                                               // x86-64 baseline, other CPUs
 )
 
 // TestSelect: every branch of bitcos_select (c/bitcos_select.c), each ISA
@@ -78,16 +89,23 @@ func TestSelect(t *testing.T) {
 	idx := kernelIndex(t)
 	str := func(s string) *string { return &s }
 	intel := func(built string) ckern.Features {
-		return ckern.Features{Built: builtMask(t, idx, built), PCLMUL: true, Vendor: vendorIntel, Family: 6}
+		return ckern.Features{Built: builtMask(t, idx, built), PCLMUL: true, Vendor: vendorIntel, Family: 6, TQ2Order: orderTQ2X86}
 	}
 	amd := func(built string, family int) ckern.Features {
-		return ckern.Features{Built: builtMask(t, idx, built), PCLMUL: true, Vendor: vendorAMD, Family: family}
+		return ckern.Features{Built: builtMask(t, idx, built), PCLMUL: true, Vendor: vendorAMD, Family: family, TQ2Order: orderTQ2X86}
 	}
 	noPclmul := intel(buildAVX2)
 	noPclmul.PCLMUL = false
 	hygon := amd(buildAVX2, 0x18)
 	hygon.Vendor = vendorHygon
-	arm := ckern.Features{Built: builtMask(t, idx, buildARM)}
+	arm := ckern.Features{Built: builtMask(t, idx, buildARM), TQ2Order: orderTQ2ARM}
+	armNoNeon := ckern.Features{TQ2Order: orderTQ2ARM} // a NEON build whose kernel files lost their SIMD paths
+	baseline := intel(buildNone)
+	baseline.TQ2Order = orderExact // x86-64 without AVX2: ggml's generic TQ2_0 kernel
+	unset := intel(buildNone)
+	unset.TQ2Order = orderExact // a caller that leaves tq2_order zero
+	badOrder := intel(buildNone)
+	badOrder.TQ2Order = 7 // not an enum bitcos_order: the generic kernel
 	tests := []struct {
 		name   string
 		f      ckern.Features
@@ -106,13 +124,15 @@ func TestSelect(t *testing.T) {
 		{"Excavator (AMD 0x15)", amd(buildNoClm, 0x15), nil, "avx2_nopdep_tq2", orderTQ2X86, "slow pdep"},
 		{"Hygon 0x18", hygon, nil, "avx2_nopdep_tq2", orderTQ2X86, "slow pdep"},
 		{"AVX2 without BMI2", intel(buildNoBMI2), nil, "avx2_nopdep_tq2", orderTQ2X86, "without BMI2"},
-		{"AVX-512 without FMA", intel(buildNoFMA), nil, "avx512", orderExact, "without FMA"},
-		{"AVX-512 without FMA, Zen 2", amd(buildNoFMA, 0x17), nil, "avx512", orderExact, "without FMA"},
-		{"AVX2 without FMA", intel(buildNoFMA2), nil, "avx2", orderExact, "without FMA"},
-		{"AVX2 without FMA, Zen 2", amd(buildNoFMA2, 0x17), nil, "avx2_nopdep", orderExact, "no pdep"},
+		{"AVX2 without F16C (GGML_F16C=OFF)", intel(buildNoF16C), nil, "tq2order", orderTQ2X86, "x86 float order of this build's TQ2_0 kernel"},
+		{"AVX2 without F16C, Zen 2", amd(buildNoF16C, 0x17), nil, "tq2order", orderTQ2X86, "x86 float order of this build's TQ2_0 kernel"},
 		{"aarch64", arm, nil, "neon_tq2", orderTQ2ARM, "NEON"},
-		{"x86-64 baseline", intel(buildNone), nil, "generic", orderExact, "no SIMD"},
+		{"aarch64, NEON kernel not compiled", armNoNeon, nil, "tq2order_arm", orderTQ2ARM, "NEON float order of this build's TQ2_0 kernel"},
+		{"x86-64 baseline", baseline, nil, "generic", orderExact, "exact order of this build's (generic) TQ2_0 kernel"},
+		{"tq2_order left unset", unset, nil, "generic", orderExact, "no SIMD"},
+		{"tq2_order out of range", badOrder, nil, "generic", orderExact, "no SIMD"},
 		{"other CPU", ckern.Features{}, nil, "generic", orderExact, "no SIMD"},
+		{"unknown forced name, no SIMD kernel", intel(buildNoF16C), str("avx1024"), "tq2order", orderTQ2X86, "unknown GGML_BITCOS_KERNEL ignored; default: no SIMD"},
 
 		{"empty forced name", intel(buildAVX512), str(""), "avx512_tq2", orderTQ2X86, "default: AVX-512"},
 		{"unknown forced name", intel(buildAVX512), str("avx1024"), "avx512_tq2", orderTQ2X86, "unknown GGML_BITCOS_KERNEL ignored; default: AVX-512"},
@@ -121,7 +141,6 @@ func TestSelect(t *testing.T) {
 		{"forced avx2_clmul, CPU without PCLMULQDQ", noPclmul, str("avx2_clmul"), "tq2order", orderTQ2X86, "lacks PCLMULQDQ"},
 		{"forced avx2_clmul, not built", intel(buildNoClm), str("avx2_clmul"), "tq2order", orderTQ2X86, "not compiled"},
 		{"forced avx512_tq2 on AVX2", intel(buildAVX2), str("avx512_tq2"), "tq2order", orderTQ2X86, "not compiled"},
-		{"forced avx512 on AVX2", intel(buildAVX2), str("avx512"), "generic", orderExact, "not compiled"},
 		{"forced neon_tq2 on x86", intel(buildAVX512), str("neon_tq2"), "tq2order_arm", orderTQ2ARM, "not compiled"},
 		{"forced tq2order on aarch64", arm, str("tq2order"), "tq2order", orderTQ2X86, "forced by"},
 		{"forced avx2_tq2 on aarch64", arm, str("avx2_tq2"), "tq2order", orderTQ2X86, "not compiled"},
@@ -138,6 +157,29 @@ func TestSelect(t *testing.T) {
 			order  int
 			why    string
 		}{"forced " + n, f, str(n), n, ckern.KernelOrder(idx[n]), "forced by"})
+	}
+	// a retired kernel's name is unknown: ignored, the default runs
+	for _, n := range retiredNames {
+		for _, b := range []struct {
+			f          ckern.Features
+			want       string
+			order      int
+			defaultWhy string
+		}{
+			{intel(buildAVX512), "avx512_tq2", orderTQ2X86, "AVX-512"},
+			{amd(buildAVX2, 0x17), "avx2_nopdep_tq2", orderTQ2X86, "slow pdep"},
+			{intel(buildNoF16C), "tq2order", orderTQ2X86, "no SIMD"},
+			{baseline, "generic", orderExact, "no SIMD"},
+		} {
+			tests = append(tests, struct {
+				name   string
+				f      ckern.Features
+				forced *string
+				want   string
+				order  int
+				why    string
+			}{"retired " + n + ", default " + b.want, b.f, str(n), b.want, b.order, "unknown GGML_BITCOS_KERNEL ignored; default: " + b.defaultWhy})
+		}
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -159,9 +201,10 @@ func TestSelect(t *testing.T) {
 }
 
 // TestSelectEveryBuild: on every subset of kernels built, with and without
-// PCLMULQDQ, on a fast-pdep and a slow-pdep CPU, the default is the first
-// kernel of the rule (c/bitcos_select.h) that runs, and never a pdep kernel
-// where pdep is slow.
+// PCLMULQDQ, on a fast-pdep and a slow-pdep CPU, for each order of the
+// build's TQ2_0 kernel, the default is the first kernel of the rule
+// (c/bitcos_select.h) that runs, else the scalar kernel of that order, and
+// never a pdep kernel where pdep is slow.
 func TestSelectEveryBuild(t *testing.T) {
 	needCgo(t)
 	idx := kernelIndex(t)
@@ -169,34 +212,108 @@ func TestSelectEveryBuild(t *testing.T) {
 		name     string
 		needFast bool // skipped where pdep is slow
 	}{
-		{"avx512_tq2", false}, {"avx2_clmul", true}, {"avx2_tq2", true}, {"avx2_nopdep_tq2", false},
-		{"avx512", false}, {"avx2", true}, {"avx2_nopdep", false}, {"neon_tq2", false}, {"generic", false},
+		{"avx512_tq2", false}, {"avx2_clmul", true}, {"avx2_tq2", true}, {"avx2_nopdep_tq2", false}, {"neon_tq2", false},
 	}
-	pdepKernels := map[string]bool{"avx2_clmul": true, "avx2_tq2": true, "avx2": true}
+	scalar := map[int]string{orderExact: "generic", orderTQ2X86: "tq2order", orderTQ2ARM: "tq2order_arm"}
+	pdepKernels := map[string]bool{"avx2_clmul": true, "avx2_tq2": true}
 	n := 0
 	for built := range uint32(1) << ckern.KernelCount {
 		for _, pclmul := range []bool{false, true} {
 			for _, cpu := range []struct{ vendor, family int }{{vendorIntel, 6}, {vendorAMD, 0x19}, {vendorAMD, 0x17}} {
-				f := ckern.Features{Built: built, PCLMUL: pclmul, Vendor: cpu.vendor, Family: cpu.family}
-				slow := ckern.SlowPdep(cpu.vendor, cpu.family)
-				want := ""
-				for _, r := range rule {
-					k := idx[r.name]
-					runs := r.name == "generic" || built>>k&1 != 0 && (r.name != "avx2_clmul" || pclmul)
-					if runs && !(slow && r.needFast) {
-						want = r.name
-						break
+				for _, order := range []int{orderExact, orderTQ2X86, orderTQ2ARM} {
+					f := ckern.Features{Built: built, PCLMUL: pclmul, Vendor: cpu.vendor, Family: cpu.family, TQ2Order: order}
+					slow := ckern.SlowPdep(cpu.vendor, cpu.family)
+					want := scalar[order]
+					for _, r := range rule {
+						k := idx[r.name]
+						runs := built>>k&1 != 0 && (r.name != "avx2_clmul" || pclmul)
+						if runs && !(slow && r.needFast) {
+							want = r.name
+							break
+						}
 					}
+					c := ckern.Select(f, nil)
+					if c.Name != want || (slow && pdepKernels[c.Name]) || !strings.HasPrefix(c.Why, "default: ") {
+						t.Fatalf("%+v: got %s (%q), want %s", f, c.Name, c.Why, want)
+					}
+					// the build's TQ2_0 order whenever the build is
+					// consistent (x86 SIMD kernels only with the x86 order,
+					// neon_tq2 only with the ARM order)
+					x86 := built &^ (1<<idx["neon_tq2"] | 1<<idx["generic"] | 1<<idx["tq2order"] | 1<<idx["tq2order_arm"])
+					neon := built & (1 << idx["neon_tq2"])
+					consistent := (x86 == 0 || order == orderTQ2X86) && (neon == 0 || order == orderTQ2ARM)
+					if consistent && c.Order != order {
+						t.Fatalf("%+v: got %s in order %d, the build's TQ2_0 kernel computes in order %d", f, c.Name, c.Order, order)
+					}
+					n++
 				}
-				c := ckern.Select(f, nil)
-				if c.Name != want || (slow && pdepKernels[c.Name]) || !strings.HasPrefix(c.Why, "default: ") {
-					t.Fatalf("%+v: got %s (%q), want %s", f, c.Name, c.Why, want)
-				}
-				n++
 			}
 		}
 	}
 	t.Logf("%d feature sets checked", n)
+}
+
+// TestBuildTQ2Order: bitcos_build_tq2_order, which fills tq2_order in
+// llama.cpp, follows the macros of ggml's TQ2_0 kernels: the x86 order with
+// __AVX2__ (ahead of everything else), the ARM order with __ARM_NEON, the
+// exact order otherwise. Through the cgo shim (this package's flags), then
+// compiled by gcc under each set of macros (defined by hand where gcc
+// cannot target the ISA).
+func TestBuildTQ2Order(t *testing.T) {
+	needCgo(t)
+	want := orderExact // the shims build for the baseline ISA on amd64
+	if runtime.GOARCH == "arm64" {
+		want = orderTQ2ARM
+	}
+	if got := ckern.BuildTQ2Order(); got != want {
+		t.Errorf("cgo build: bitcos_build_tq2_order() = %d, want %d", got, want)
+	}
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the gcc builds below target x86-64")
+	}
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("no gcc")
+	}
+	src, err := filepath.Abs("c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "order.c")
+	if err := os.WriteFile(prog, []byte("#include <stdio.h>\n#include \"bitcos_select.h\"\nint main(void) { printf(\"%d\", bitcos_build_tq2_order()); return 0; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		flags []string
+		want  int
+		cpu   bool // this CPU runs the build
+	}{
+		{nil, orderExact, true},
+		{[]string{"-mavx2"}, orderTQ2X86, cpuid.CPU.Supports(cpuid.AVX2)},
+		{[]string{"-mavx2", "-mfma"}, orderTQ2X86, cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3)},
+		{[]string{"-mavx512f"}, orderTQ2X86, cpuid.CPU.Supports(cpuid.AVX512F)}, // AVX-512 F implies AVX2
+		{[]string{"-mavx", "-mfma", "-mf16c"}, orderExact, cpuid.CPU.Supports(cpuid.AVX, cpuid.FMA3, cpuid.F16C)},
+		{[]string{"-D__ARM_NEON=1"}, orderTQ2ARM, true},
+		{[]string{"-mavx2", "-D__ARM_NEON=1"}, orderTQ2X86, cpuid.CPU.Supports(cpuid.AVX2)},
+		{[]string{"-D__riscv_v=1000000"}, orderExact, true}, // a gap: ggml's RVV order has no BITCOS kernel
+	} {
+		if !tc.cpu {
+			t.Logf("gcc %v: not run, the CPU lacks the ISA", tc.flags)
+			continue
+		}
+		bin := filepath.Join(dir, "order")
+		args := append([]string{"-std=c11", "-O2", "-Wall", "-Werror", "-I", src, "-o", bin, prog}, tc.flags...)
+		if b, err := exec.Command("gcc", args...).CombinedOutput(); err != nil {
+			t.Fatalf("gcc %v: %v\n%s", tc.flags, err, b)
+		}
+		out, err := exec.Command(bin).Output()
+		if err != nil {
+			t.Fatalf("%v: %v", tc.flags, err)
+		}
+		if string(out) != string(rune('0'+tc.want)) {
+			t.Errorf("gcc %v: bitcos_build_tq2_order() = %s, want %d", tc.flags, out, tc.want)
+		}
+	}
 }
 
 // TestSlowPdepTwin: format.SlowPdep (which format's codec uses) and
@@ -236,7 +353,7 @@ func TestSelectLayout(t *testing.T) {
 	idx := kernelIndex(t)
 	str := func(s string) *string { return &s }
 	kernel := func(built string, forced *string) ckern.Choice {
-		return ckern.Select(ckern.Features{Built: builtMask(t, idx, built), PCLMUL: true, Vendor: vendorIntel, Family: 6}, forced)
+		return ckern.Select(ckern.Features{Built: builtMask(t, idx, built), PCLMUL: true, Vendor: vendorIntel, Family: 6, TQ2Order: orderTQ2X86}, forced)
 	}
 	amd := func(built string, family int) ckern.Choice {
 		return ckern.Select(ckern.Features{Built: builtMask(t, idx, built), PCLMUL: true, Vendor: vendorAMD, Family: family}, nil)
@@ -266,7 +383,9 @@ func TestSelectLayout(t *testing.T) {
 		{"AVX2 (clmul)", kernel(buildAVX2, nil), nil, "tq2_0", "without AVX-512"},
 		{"AVX2 without clmul", kernel(buildNoClm, nil), nil, "tq2_0", "without AVX-512"},
 		{"Zen 2", zen2, nil, "tq2_0", "without AVX-512"},
-		{"AVX2 without FMA", kernel(buildNoFMA2, nil), nil, "tq2_0", "without AVX-512"},
+		{"AVX2 without F16C", kernel(buildNoF16C, nil), nil, "tq2_0", "no SIMD"},
+		{"AVX2 without F16C, exact-order caller", ckern.Select(ckern.Features{Vendor: vendorIntel, Family: 6}, nil), nil, "tq2_0", "no SIMD"},
+		{"aarch64 without the NEON kernel", ckern.Select(ckern.Features{TQ2Order: orderTQ2ARM}, nil), nil, "tq2_0", "no SIMD"},
 		{"aarch64", kernel(buildARM, nil), nil, "tq2_0", "neon_tq2"},
 		{"x86-64 baseline", kernel(buildNone, nil), nil, "tq2_0", "no SIMD"},
 		{"forced tq2_0 on AVX-512", kernel(buildAVX512, nil), str("tq2_0"), "tq2_0", "forced by GGML_BITCOS_LAYOUT"},

@@ -11,7 +11,8 @@ import (
 	"github.com/klauspost/cpuid/v2"
 )
 
-// The C enum bitcos_vendor (c/bitcos_select.h).
+// The C enum bitcos_vendor (c/bitcos_select.h; enum bitcos_order is in
+// check.go).
 const (
 	vendorOther = 0
 	vendorIntel = 1
@@ -35,7 +36,7 @@ const (
 var Builds = []string{BuildNative, BuildAVX2, BuildBaseline}
 
 // avx2Build are the kernels an AVX2 build (no AVX-512) compiles.
-var avx2Build = []string{"avx2_clmul", "avx2_tq2", "avx2_nopdep_tq2", "avx2", "avx2_nopdep"}
+var avx2Build = []string{"avx2_clmul", "avx2_tq2", "avx2_nopdep_tq2"}
 
 // scalarKernels are compiled in every build (bitcos-cpu.c's bitcos_built).
 var scalarKernels = []string{"generic", "tq2order", "tq2order_arm"}
@@ -53,12 +54,6 @@ func kernelRuns(name string) bool {
 	switch name {
 	case "generic", "tq2order", "tq2order_arm":
 		return true
-	case "avx2":
-		return cpuAVX2() && ckern.Compiled(ckern.AVX2)
-	case "avx2_nopdep":
-		return cpuAVX2() && ckern.Compiled(ckern.AVX2NoPdep)
-	case "avx512":
-		return ckern512.Usable()
 	case "avx2_tq2":
 		return cpuFMA() && ckern.Compiled(ckern.AVX2TQ2)
 	case "avx2_nopdep_tq2":
@@ -85,7 +80,8 @@ func kernelIndex() map[string]int {
 // Features fills struct bitcos_cpu_features as patch 0002's bitcos-cpu.c
 // does, for this cgo build restricted to build (BuildNative, BuildAVX2,
 // BuildBaseline): the kernels compiled (and runnable here), PCLMULQDQ, the
-// vendor and the family from cpuid. It panics without cgo (check
+// vendor and the family from cpuid, and the float order of the build's
+// TQ2_0 kernel (buildTQ2Order). It panics without cgo (check
 // ckern.Available).
 func Features(build string) (ckern.Features, error) {
 	var keep func(string) bool
@@ -110,6 +106,7 @@ func Features(build string) (ckern.Features, error) {
 	// that has AVX-512 VNNI (the AVX2 and baseline builds leave it out)
 	f.TQ2_0VNNI = (build == BuildNative || build == "") && ckern512.UsableTQ2_0VNNI()
 	f.Family = cpuid.CPU.Family
+	f.TQ2Order = buildTQ2Order(build)
 	switch cpuid.CPU.VendorID {
 	case cpuid.Intel:
 		f.Vendor = vendorIntel
@@ -134,17 +131,26 @@ func BuiltNames(f ckern.Features) []string {
 	return names
 }
 
-// hasAVX2 says whether a build of features f compiled any AVX2 kernel: then
-// ggml's TQ2_0 kernel is its AVX2 one too.
-func hasAVX2(f ckern.Features) bool {
-	idx := kernelIndex()
-	for _, n := range append([]string{"avx512_tq2", "avx512"}, avx2Build...) {
-		if f.Built>>idx[n]&1 != 0 {
-			return true
-		}
+// buildTQ2Order is bitcos_build_tq2_order of a llama.cpp build of kind
+// build on this machine, the order of its ggml TQ2_0 kernel: on aarch64 the
+// ARM order (every aarch64 build has NEON); on x86 the x86 order for the
+// native and AVX2 builds where this cgo build runs that kernel as ggml
+// builds it (AVX2 with FMA: the yardstick tq2Kernel measures), else (the
+// baseline build, a CPU without AVX2 or FMA, a compiler that ignored the
+// shims' target pragmas) the generic kernel's exact order.
+func buildTQ2Order(build string) int {
+	switch {
+	case runtime.GOARCH == "arm64":
+		return orderTQ2ARM
+	case build != BuildBaseline && cpuFMA() && ckern.TQ2CompiledGGML():
+		return orderTQ2X86
 	}
-	return false
+	return orderExact
 }
+
+// hasAVX2 says whether the build of features f has ggml's AVX2 TQ2_0 kernel
+// (its TQ2_0 kernel computes in the x86 order).
+func hasAVX2(f ckern.Features) bool { return f.TQ2Order == orderTQ2X86 }
 
 // kernelNames lists bitcos_kernel_name in enum order.
 func kernelNames() []string {

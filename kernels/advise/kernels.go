@@ -72,18 +72,12 @@ func bitcosKernel(name, build string) (kernel, error) {
 	switch name {
 	case "generic":
 		k.run = variant(ckern.Generic)
-	case "avx2":
-		k.run = variant(ckern.AVX2)
-	case "avx2_nopdep":
-		k.run = variant(ckern.AVX2NoPdep)
 	case "tq2order":
 		k.run = variant(ckern.TQ2Order)
 	case "avx2_tq2":
 		k.run = variant(ckern.AVX2TQ2)
 	case "avx2_nopdep_tq2":
 		k.run = variant(ckern.AVX2NoPdepTQ2)
-	case "avx512":
-		k.run = bitcos(ckern512.GEMV)
 	case "avx512_tq2":
 		if ckern512.UsableTQ2VNNI() {
 			k.run, k.Build = bitcos(ckern512.GEMVTQ2VNNI), "AVX512-VNNI"

@@ -21,10 +21,10 @@
 //   d32   : the per-tensor scale, used when d16 == NULL
 //   y     : n/256 block_q8_K of the activation column
 //
-// Numerics of the exact-order variants declared here (bit-exact with
-// ggml_vec_dot_tq2_0_q8_K_generic for the same ternary values and scales,
-// evaluated without FMA contraction; the TQ2_0-order kernels follow another
-// order, see below and bitcos_tq2fast.h):
+// Numerics of the exact order, the float order of
+// ggml_vec_dot_tq2_0_q8_K_generic (bit-exact with it for the same ternary
+// values and scales, evaluated without FMA contraction); the TQ2_0-order
+// kernels follow other orders, see below and bitcos_tq2fast.h:
 //   sumf = 0.0f
 //   for each 256-block b, in order:
 //       sumi_b = exact int32 sum over j of t_j * y[b].qs[j]
@@ -39,39 +39,30 @@
 // ../internal). Blocks with a zero scale add exactly (+/-)0, as in the TQ
 // kernels.
 //
-// Activation range: the SIMD variants negate int8 activations, which is exact
+// Activation range: the SIMD kernels negate int8 activations, which is exact
 // for -127..127, the range quantize_row_q8_K produces (|qs| <= 127 by
 // construction: iscale = -127/max). An activation of -128 under a negative
-// weight would read as -128 instead of +128 there; the generic variant is
+// weight would read as -128 instead of +128 there; the scalar kernels are
 // exact for every int8.
 //
-// Variants (a file whose ISA is not enabled compiles to a call to the generic
-// kernel, and its bitcos_have_* returns 0):
-//   bitcos_generic.c  generic scalar C, any CPU
-//   bitcos_avx2.c     AVX2 + BMI2 (+F16C): pdep deposits the signs on the
-//                     present lanes; -mavx2 -mbmi2 -mf16c
-//   bitcos_nopdep.c   AVX2 without pdep, for CPUs where pdep is microcoded
-//                     (AMD family 0x17, Zen 1/2): two 256-entry rank tables
-//                     (bitcos_nopdep_tables.h) and one vpshufb do the deposit;
-//                     -mavx2 -mbmi2 -mf16c (shrx, never pdep)
-//   bitcos_avx512.c   AVX-512 F+BW (+BMI2, F16C): bitmap words as k-masks;
-//                     its own translation unit, -mavx512f -mavx512bw -mbmi2
+// Files (a file whose ISA is not enabled compiles to a call to the scalar
+// kernel of its float order, and its bitcos_have_* returns 0):
+//   bitcos_generic.c  the exact order, scalar C, any CPU: what the default
+//                     runs where this build's ggml TQ2_0 kernel is the
+//                     generic one (bitcos_select.h), and the reference of
+//                     the exact order
 //   bitcos_dequant.c  the reference decode to float (GET_ROWS), any CPU
 //   bitcos_codes.c    batches: a row decoded once to TQ2_0 codes, then dotted
 //                     with each column (TQ2_0 float order); AVX2 or scalar
-//   bitcos_avx512_twin.c  portable scalar C mirroring bitcos_avx512.c lane by
-//                     lane, so its logic is tested on machines without
-//                     AVX-512
-// The float steps of bitcos_avx2.c, bitcos_nopdep.c and bitcos_avx512.c are
-// one inline helper, bitcos_exact_step.h.
 //
 // In the float order of ggml's x86 TQ2_0 kernel instead (bit-identical to
 // TQ2_0 files on x86 llama.cpp): bitcos_tq2order.c, the scalar definition of
 // that order (declared below), and the fast kernels of bitcos_tq2fast.h
 // (avx512_tq2, avx2_clmul, avx2_tq2, avx2_nopdep_tq2), which fall back to
-// tq2order. ggml-cpu picks one of these five first; the exact-order kernels
-// run where none of the fast ones was compiled (no FMA) or when
-// GGML_BITCOS_KERNEL asks for one.
+// tq2order. In the float order of ggml's NEON TQ2_0 kernel:
+// bitcos_neon_tq2.h (neon_tq2, and the scalar tq2order_arm). Which one runs:
+// bitcos_select.h. (The exact-order SIMD kernels avx2, avx2_nopdep and
+// avx512 were retired: no default ran them; kernels/README.md.)
 
 #pragma once
 
@@ -96,10 +87,6 @@ typedef void (*bitcos_vec_dot_t)(int n, float * s, const uint8_t * bitmap, const
                                  const uint16_t * d16, float d32, const void * y);
 
 void bitcos_vec_dot_q8_K_generic    (int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
-void bitcos_vec_dot_q8_K_avx2       (int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
-void bitcos_vec_dot_q8_K_avx2_nopdep(int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
-void bitcos_vec_dot_q8_K_avx512     (int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
-void bitcos_vec_dot_q8_K_avx512_twin(int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
 // Parity mode: the float order of ggml's x86 TQ2_0 kernel (bitcos_tq2order.c).
 void bitcos_vec_dot_q8_K_tq2order   (int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
 
@@ -115,12 +102,6 @@ void bitcos_codes_vec_dot_q8_K(int n, float * s, const uint8_t * c, const uint16
 // Four columns y[0..3] at once, results s[0..3], each bit-identical to the above.
 void bitcos_codes_vec_dot_q8_K_x4(int n, float * s, const uint8_t * c, const uint16_t * d16, float d32, const void * const * y);
 int bitcos_have_codes_avx2(void);
-
-// Which variants this build compiled with their SIMD paths (1) or as a call
-// to the generic kernel (0).
-int bitcos_have_avx2(void);
-int bitcos_have_avx2_nopdep(void);
-int bitcos_have_avx512(void);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,8 @@
 // AVX2 + BMI2 + FMA (+F16C) BITCOS x Q8_K dot product in the float order of
 // ggml's x86 TQ2_0 kernel (bitcos_tq2fast.h, bitcos_tq2order.c).
 //
-// Per 64-weight bitmap word m, the scalar part of bitcos_avx2.c (popcnt, one
-// unaligned sign load, pdep: neg holds the signs on the present lanes). Per
+// Per 64-weight bitmap word m, the scalar part (popcnt, one unaligned sign
+// load, pdep: neg holds the signs on the present lanes). Per
 // 32 weights (one chunk: vector byte i is element e with e % 32 = i), the
 // bitmap word and neg are spread to bytes (vpshufb) and and-ed with the lane
 // bit, then the TQ2_0 code c = t + 1 is built as a byte:
@@ -11,7 +11,7 @@
 //     c = andnot(N, P + 1)             2 present positive, 1 absent, 0 negative
 // and vpmaddubsw(c, q) sums pairs of c*q into 16-bit lanes (8 chunks x 2
 // products of at most 2*127 per lane per block: no overflow). 10 vector ALU
-// ops per 32 weights (one more than the exact-order kernel's 9).
+// ops per 32 weights (one more than the retired exact-order avx2 kernel's 9).
 // Per block: vpmaddwd with ones turns the 16-bit lane pairs into 8 int32
 // lanes, lane m = e % 32 in [4m, 4m+4), the lanes of ggml's TQ2_0 kernel;
 // bsums pairs are subtracted, the lanes converted and fused into the float

@@ -1,7 +1,9 @@
-// AVX2 BITCOS x Q8_K dot product without pdep, for CPUs where pdep/pext are
-// microcoded (AMD family 0x17: Zen, Zen+, Zen 2, where one 64-bit pdep takes
-// tens to hundreds of cycles). See bitcos.h for the contract and the order of
-// the float steps. Uses BMI2's shrx/bzhi when enabled, never pdep.
+// AVX2 BITCOS x Q8_K dot product without pdep, in the float order of ggml's
+// x86 TQ2_0 kernel, for CPUs where pdep/pext are microcoded (AMD family
+// 0x17: Zen, Zen+, Zen 2, and Hygon 0x18, where one 64-bit pdep takes tens
+// to hundreds of cycles): the default there (bitcos_select.h). See bitcos.h
+// for the contract and bitcos_tq2fast.h for the float order. Uses BMI2's
+// shrx/bzhi when enabled, never pdep.
 //
 // Per 32 weights (bitmap bytes b0..b3; a 128-bit lane holds 16 weights):
 //   scalar: c = popcnt of the 4 bytes, c0 = popcnt(b0, b1); one unaligned
@@ -13,24 +15,19 @@
 //           of the lane, in sign order; R = the rank of each present weight
 //           among its lane's present weights (>= 0x80 on absent ones) from
 //           two 256-entry tables (bitcos_nopdep_tables.h): the deposit is
-//           then N = vpshufb(S, R). The presence spread and the sign
-//           product are those of bitcos_avx2.c: X = min(a_P, 0x7f) ^ N
-//           (the min turns a_P = 0x80 of bit 7 into a positive 0x7f),
-//           vpsignb(q, X), vpmaddubsw(1, .).
-// Per block the 16-bit sums become 8 int32 lanes; bitcos_exact_step.h reduces
-// them 4 blocks at a time and runs the float steps in block order.
-// bitcos_vec_dot_q8_K_avx2_nopdep_tq2 (also here) is the same deposit in
-// TQ2_0's float order (with FMA), the parity kernel where pdep is slow.
+//           then N = vpshufb(S, R). The presence spread: a_P = the weight's
+//           bitmap bit as a byte (0x01..0x80); X = min(a_P, 0x7f) ^ N (the
+//           min turns a_P = 0x80 of bit 7 into a positive 0x7f: X is > 0 for
+//           +1, < 0 for -1, 0 for an absent weight), vpsignb(q, X),
+//           vpmaddubsw(1, .): 16-bit sums of t*q.
 
 #include "bitcos_impl.h"
 #include "bitcos_tq2fast.h"
 
-#if defined(__AVX2__) && defined(__F16C__)
+#if defined(__AVX2__) && defined(__F16C__) && defined(__FMA__)
 
-#include "bitcos_exact_step.h"
 #include "bitcos_nopdep_tables.h"
-
-int bitcos_have_avx2_nopdep(void) { return 1; }
+#include "bitcos_tq2_step.h"
 
 // byte i of each 32-bit group to 8 lanes (vpshufb works per 128-bit lane)
 #define BITCOS_SPREAD4 _mm256_setr_epi8(0,0,0,0,0,0,0,0, 1,1,1,1,1,1,1,1, 2,2,2,2,2,2,2,2, 3,3,3,3,3,3,3,3)
@@ -69,49 +66,14 @@ BITCOS_INLINE __m256i bitcos_np_word32(__m256i acc, const uint8_t * bm, const in
     return _mm256_add_epi16(acc, _mm256_maddubs_epi16(_mm256_set1_epi8(1), _mm256_sign_epi8(qy, x)));
 }
 
-// One 256-block: 8 int32 lanes whose sum is sumi (exact).
-BITCOS_INLINE __m256i bitcos_np_block256(const uint8_t * bm, const int8_t * q, const uint8_t * signs, uint64_t * pos) {
-    __m256i acc = _mm256_setzero_si256();
-    for (int i = 0; i < 8; ++i) {
-        acc = bitcos_np_word32(acc, bm + 4*i, q + 32*i, signs, pos);
-    }
-    return _mm256_madd_epi16(acc, _mm256_set1_epi16(1));
-}
-
-void bitcos_vec_dot_q8_K_avx2_nopdep(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
-                                     const uint16_t * d16, float d32, const void * vy) {
-    const bitcos_block_q8_K * y = (const bitcos_block_q8_K *) vy;
-    const int nb = n / BITCOS_QK_K;
-
-    uint64_t pos = 0; // bit position of the next sign
-    float sumf = 0.0f;
-
-    int b = 0;
-    for (; b + 4 <= nb; b += 4) {
-        const __m256i s0 = bitcos_np_block256(bitmap + (b + 0)*32, y[b + 0].qs, signs, &pos);
-        const __m256i s1 = bitcos_np_block256(bitmap + (b + 1)*32, y[b + 1].qs, signs, &pos);
-        const __m256i s2 = bitcos_np_block256(bitmap + (b + 2)*32, y[b + 2].qs, signs, &pos);
-        const __m256i s3 = bitcos_np_block256(bitmap + (b + 3)*32, y[b + 3].qs, signs, &pos);
-        sumf = bitcos_exact_acc4(sumf, s0, s1, s2, s3, y, d16, d32, b);
-    }
-    for (; b < nb; ++b) {
-        sumf = bitcos_exact_acc1(sumf, bitcos_np_block256(bitmap + b*32, y[b].qs, signs, &pos), y, d16, d32, b);
-    }
-
-    *s = sumf;
-}
-
-// The same deposit in the float order of ggml's x86 TQ2_0 kernel (parity
-// with TQ2_0 files where pdep is slow). bitcos_np_block256's 16-bit lane i
-// sums t*q over the elements e%32 in {2i, 2i+1} of the 8 chunks, so vpmaddwd
-// with ones gives sum over E_m of t*q in lane m; the TQ2_0 lane is
-// sum over E_m of (t+1)*q minus the bsums pair: the chunks' q pair sums
-// (vpmaddubsw with ones, at most 8*254 per lane, the total at most 4064) are
-// added before the widening, then bitcos_tq2_block_acc subtracts the bsums
-// and fuses the lanes into the float accumulator.
-#if defined(__FMA__)
-
-#include "bitcos_tq2_step.h"
+// The float order of ggml's x86 TQ2_0 kernel (parity with TQ2_0 files where
+// pdep is slow). Over a block's 8 chunks, the 16-bit lane i of
+// bitcos_np_word32's accumulator sums t*q over the elements e%32 in
+// {2i, 2i+1}, so vpmaddwd with ones gives sum over E_m of t*q in lane m; the
+// TQ2_0 lane is sum over E_m of (t+1)*q minus the bsums pair: the chunks' q
+// pair sums (vpmaddubsw with ones, at most 8*254 per lane, the total at most
+// 4064) are added before the widening, then bitcos_tq2_block_acc subtracts
+// the bsums and fuses the lanes into the float accumulator.
 
 int bitcos_have_avx2_nopdep_tq2(void) { return 1; }
 
@@ -147,23 +109,6 @@ int bitcos_have_avx2_nopdep_tq2(void) { return 0; }
 void bitcos_vec_dot_q8_K_avx2_nopdep_tq2(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
                                          const uint16_t * d16, float d32, const void * vy) {
     bitcos_vec_dot_q8_K_tq2order(n, s, bitmap, signs, d16, d32, vy);
-}
-
-#endif
-
-#else
-
-int bitcos_have_avx2_nopdep(void) { return 0; }
-int bitcos_have_avx2_nopdep_tq2(void) { return 0; }
-
-void bitcos_vec_dot_q8_K_avx2_nopdep_tq2(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
-                                         const uint16_t * d16, float d32, const void * vy) {
-    bitcos_vec_dot_q8_K_tq2order(n, s, bitmap, signs, d16, d32, vy);
-}
-
-void bitcos_vec_dot_q8_K_avx2_nopdep(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
-                                     const uint16_t * d16, float d32, const void * vy) {
-    bitcos_vec_dot_q8_K_generic(n, s, bitmap, signs, d16, d32, vy);
 }
 
 #endif

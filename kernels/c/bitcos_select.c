@@ -7,9 +7,6 @@
 
 static const char * const bitcos_kernel_names[BITCOS_KERNEL_COUNT] = {
     [BITCOS_KERNEL_GENERIC]         = "generic",
-    [BITCOS_KERNEL_AVX2]            = "avx2",
-    [BITCOS_KERNEL_AVX2_NOPDEP]     = "avx2_nopdep",
-    [BITCOS_KERNEL_AVX512]          = "avx512",
     [BITCOS_KERNEL_TQ2ORDER]        = "tq2order",
     [BITCOS_KERNEL_AVX2_TQ2]        = "avx2_tq2",
     [BITCOS_KERNEL_AVX2_NOPDEP_TQ2] = "avx2_nopdep_tq2",
@@ -23,9 +20,6 @@ static const char * const bitcos_kernel_names[BITCOS_KERNEL_COUNT] = {
 // lacks its SIMD path.
 static const int bitcos_kernel_fallback[BITCOS_KERNEL_COUNT] = {
     [BITCOS_KERNEL_GENERIC]         = BITCOS_KERNEL_GENERIC,
-    [BITCOS_KERNEL_AVX2]            = BITCOS_KERNEL_GENERIC,
-    [BITCOS_KERNEL_AVX2_NOPDEP]     = BITCOS_KERNEL_GENERIC,
-    [BITCOS_KERNEL_AVX512]          = BITCOS_KERNEL_GENERIC,
     [BITCOS_KERNEL_TQ2ORDER]        = BITCOS_KERNEL_TQ2ORDER,
     [BITCOS_KERNEL_AVX2_TQ2]        = BITCOS_KERNEL_TQ2ORDER,
     [BITCOS_KERNEL_AVX2_NOPDEP_TQ2] = BITCOS_KERNEL_TQ2ORDER,
@@ -42,9 +36,6 @@ const char * bitcos_kernel_name(int kernel) {
 int bitcos_kernel_order(int kernel) {
     switch (kernel) {
         case BITCOS_KERNEL_GENERIC:
-        case BITCOS_KERNEL_AVX2:
-        case BITCOS_KERNEL_AVX2_NOPDEP:
-        case BITCOS_KERNEL_AVX512:
             return BITCOS_ORDER_EXACT;
         case BITCOS_KERNEL_TQ2ORDER:
         case BITCOS_KERNEL_AVX2_TQ2:
@@ -118,19 +109,16 @@ static struct bitcos_choice bitcos_select_kernel(const struct bitcos_cpu_feature
         }
         BITCOS_PICK(BITCOS_KERNEL_AVX2_NOPDEP_TQ2, "AVX2 build without BMI2, TQ2_0's x86 float order");
     }
-    if (bitcos_runs(f, BITCOS_KERNEL_AVX512)) {
-        BITCOS_PICK(BITCOS_KERNEL_AVX512, "AVX-512 build without FMA, exact order");
-    }
-    if (!slow && bitcos_runs(f, BITCOS_KERNEL_AVX2)) {
-        BITCOS_PICK(BITCOS_KERNEL_AVX2, "AVX2 build without FMA, exact order");
-    }
-    if (bitcos_runs(f, BITCOS_KERNEL_AVX2_NOPDEP)) {
-        BITCOS_PICK(BITCOS_KERNEL_AVX2_NOPDEP, "AVX2 build without FMA, exact order, no pdep");
-    }
     if (bitcos_runs(f, BITCOS_KERNEL_NEON_TQ2)) {
         BITCOS_PICK(BITCOS_KERNEL_NEON_TQ2, "aarch64 build, TQ2_0's NEON float order");
     }
-    BITCOS_PICK(BITCOS_KERNEL_GENERIC, "no SIMD kernel in this build, exact order (TQ2_0's generic kernel)");
+    switch (f->tq2_order) {
+        case BITCOS_ORDER_TQ2_X86:
+            BITCOS_PICK(BITCOS_KERNEL_TQ2ORDER, "no SIMD kernel in this build; scalar, in the x86 float order of this build's TQ2_0 kernel");
+        case BITCOS_ORDER_TQ2_ARM:
+            BITCOS_PICK(BITCOS_KERNEL_TQ2ORDER_ARM, "no SIMD kernel in this build; scalar, in the NEON float order of this build's TQ2_0 kernel");
+    }
+    BITCOS_PICK(BITCOS_KERNEL_GENERIC, "no SIMD kernel in this build; scalar, in the exact order of this build's (generic) TQ2_0 kernel");
 #undef BITCOS_PICK
 }
 

@@ -1,6 +1,7 @@
 // Which BITCOS kernel runs, and why: the one place where the choice is made
 // (bitcos_select.c). llama.cpp's CPU backend (patch 0002, bitcos-cpu.c) fills
-// the features from cpuid and the bitcos_have_* of each kernel file, and calls
+// the features from cpuid, the bitcos_have_* of each kernel file and
+// bitcos_build_tq2_order (below, from the build's macros), and calls
 // bitcos_select; the Go tests (kernels/select_test.go) call the same function
 // through the cgo shim on every branch. Pure: no cpuid, no getenv, no state.
 
@@ -10,12 +11,11 @@
 extern "C" {
 #endif
 
-// The kernels, named as GGML_BITCOS_KERNEL spells them (bitcos_kernel_name).
+// The kernels, named as GGML_BITCOS_KERNEL spells them (bitcos_kernel_name):
+// exactly the ones a default can choose (bitcos_select below), one scalar
+// kernel per float order and the SIMD kernels of TQ2_0's orders.
 enum bitcos_kernel {
     BITCOS_KERNEL_GENERIC,          // exact order, scalar (bitcos_generic.c)
-    BITCOS_KERNEL_AVX2,             // exact order, AVX2+BMI2 pdep (bitcos_avx2.c)
-    BITCOS_KERNEL_AVX2_NOPDEP,      // exact order, AVX2 without pdep (bitcos_nopdep.c)
-    BITCOS_KERNEL_AVX512,           // exact order, AVX-512 F+BW (bitcos_avx512.c)
     BITCOS_KERNEL_TQ2ORDER,         // TQ2_0 x86 order, scalar (bitcos_tq2order.c)
     BITCOS_KERNEL_AVX2_TQ2,         // TQ2_0 x86 order, AVX2+BMI2+FMA (bitcos_avx2_tq2.c)
     BITCOS_KERNEL_AVX2_NOPDEP_TQ2,  // TQ2_0 x86 order, AVX2+FMA without pdep (bitcos_nopdep.c)
@@ -32,6 +32,27 @@ enum bitcos_order {
     BITCOS_ORDER_TQ2_X86,  // 8 lanes, FMA per lane, hsum_float_8: ggml's x86 (AVX2) TQ2_0 kernel
     BITCOS_ORDER_TQ2_ARM,  // per block fma(d, (float)sumi, sumf): ggml's NEON TQ2_0 kernel
 };
+
+// The float order of the TQ2_0 kernel (ggml_vec_dot_tq2_0_q8_K) that ggml
+// compiles in the translation unit that calls this, from the same macros
+// ggml's kernels test: its x86 kernel has its AVX2 code, in the x86 order,
+// whenever the build has __AVX2__ (else its generic code); its ARM kernel
+// its NEON code whenever __ARM_NEON; every other build runs the generic
+// kernel, in the exact order. Call it where ggml-cpu's flags apply
+// (bitcos-cpu.c) to fill bitcos_cpu_features.tq2_order. Gap: with the RISC-V
+// vector extension (__riscv_v) ggml's TQ2_0 kernel has an order of its own,
+// which no BITCOS kernel computes: this returns the exact order there (the
+// generic kernel runs), and a BITCOS file repacked from TQ2_0 is close to,
+// not bit-identical with, its source on such builds.
+static inline int bitcos_build_tq2_order(void) {
+#if defined(__AVX2__)
+    return BITCOS_ORDER_TQ2_X86;
+#elif defined(__ARM_NEON)
+    return BITCOS_ORDER_TQ2_ARM;
+#else
+    return BITCOS_ORDER_EXACT;
+#endif
+}
 
 enum bitcos_vendor {
     BITCOS_VENDOR_OTHER,
@@ -52,6 +73,8 @@ struct bitcos_cpu_features {
     int vendor;  // enum bitcos_vendor (cpuid 0)
     int family;  // x86 family, base + extended (cpuid 1); 0 elsewhere
     int tq2_0_vnni; // bitcos_tq2_0_vnni.c was compiled with AVX-512 VNNI (bitcos_have_tq2_0_vnni)
+    int tq2_order;  // enum bitcos_order of this build's ggml TQ2_0 kernel: bitcos_build_tq2_order()
+                    // (0, the exact order, where a caller leaves it unset)
 };
 
 struct bitcos_choice {
@@ -73,15 +96,21 @@ int bitcos_slow_pdep(int vendor, int family);
 // The kernel for these features. forced (GGML_BITCOS_KERNEL, may be NULL)
 // names a kernel to run instead of the default; a forced kernel this build
 // did not compile runs as its scalar fallback of the same order (generic,
-// tq2order, tq2order_arm), and an unknown name is ignored (why says so).
-// Default, first that applies:
+// tq2order, tq2order_arm), and an unknown name is ignored (why says so): so
+// are avx2, avx2_nopdep and avx512, exact-order kernels retired because no
+// default ran them (kernels/README.md).
+// Default, first that applies; the default always computes in the float
+// order of this build's ggml TQ2_0 kernel (a SIMD kernel below compiles only
+// with the ISA whose macro gives ggml's TQ2_0 kernel that same order):
 //   avx512_tq2                                  (AVX-512 build)
 //   avx2_clmul   unless slow pdep; needs pclmul
 //   avx2_tq2     unless slow pdep
 //   avx2_nopdep_tq2                             (AVX2+FMA builds, slow pdep)
-//   avx512, avx2 (unless slow pdep), avx2_nopdep   (builds without FMA)
 //   neon_tq2                                    (aarch64 builds)
-//   generic
+//   the scalar kernel of tq2_order:             (no SIMD kernel compiled, e.g.
+//     tq2order      x86 order                    an AVX2 build without F16C)
+//     tq2order_arm  ARM order
+//     generic       exact order                 (x86-64 baseline, others)
 struct bitcos_choice bitcos_select(const struct bitcos_cpu_features * f, const char * forced);
 
 // Where BITCOS weights are multiplied from. NATIVE: the file's own layout,

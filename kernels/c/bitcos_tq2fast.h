@@ -6,7 +6,7 @@
 // acc[m] = fma((float) L_m, y[b].d * d_b, acc[m]) (a real FMA, one rounding),
 // then ggml's hsum_float_8. Bit-identical to bitcos_vec_dot_q8_K_tq2order
 // and kernels.VecDotQ8KTQ2Order, hence to TQ2_0 files on x86 llama.cpp
-// (perplexity parity) at the speed of the exact-order kernels.
+// (perplexity parity).
 //
 // Variants (a file whose ISA is not enabled compiles to a call to the scalar
 // bitcos_vec_dot_q8_K_tq2order, and its bitcos_have_* returns 0):
@@ -14,8 +14,8 @@
 //   bitcos_avx512_tq2.c  AVX-512 F+BW (+BMI2, FMA, F16C); its own translation
 //                        unit, -mavx512f -mavx512bw -mbmi2 -mfma -mf16c
 //   bitcos_nopdep.c      bitcos_vec_dot_q8_K_avx2_nopdep_tq2: AVX2 + FMA
-//                        (+F16C) without pdep (AMD family 0x17), the rank-table
-//                        deposit of bitcos_vec_dot_q8_K_avx2_nopdep
+//                        (+F16C) without pdep (AMD family 0x17, Hygon): a
+//                        rank-table deposit (bitcos_nopdep_tables.h)
 //   bitcos_avx2_clmul.c  AVX2 + BMI2 + PCLMULQDQ + FMA (+F16C; VPCLMULQDQ when
 //                        the build has it); -mavx2 -mbmi2 -mfma -mf16c -mpclmul.
 //                        It reads the activations in a permuted copy qp
@@ -23,9 +23,9 @@
 //                        and shared by every row (the scalar fallback ignores
 //                        qp).
 //
-// bitcos.h states the contract every kernel shares and declares the
-// exact-order ones (and the scalar tq2order); this header declares the fast
-// kernels in TQ2_0's order, the ones ggml-cpu picks first.
+// bitcos.h states the contract every kernel shares and declares the scalar
+// ones (generic, tq2order); this header declares the fast kernels in TQ2_0's
+// x86 order, the ones ggml-cpu picks on x86.
 
 #pragma once
 

@@ -191,10 +191,6 @@ int main(int argc, char ** argv) {
 
     bvariant bv[] = {
         { "bitcos generic",     bitcos_vec_dot_q8_K_generic,     1, 0 },
-        { "bitcos avx2",        bitcos_vec_dot_q8_K_avx2,        bitcos_have_avx2(), 0 },
-        { "bitcos avx2_nopdep", bitcos_vec_dot_q8_K_avx2_nopdep, bitcos_have_avx2_nopdep(), 0 },
-        { "bitcos avx512",      bitcos_vec_dot_q8_K_avx512,      bitcos_have_avx512() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"), 0 },
-        { "bitcos avx512_twin", bitcos_vec_dot_q8_K_avx512_twin, 1, 0 },
         { "bitcos tq2order",    bitcos_vec_dot_q8_K_tq2order,    1, 1 },
         { "bitcos avx2_tq2",    bitcos_vec_dot_q8_K_avx2_tq2,    bitcos_have_avx2_tq2() && __builtin_cpu_supports("fma"), 1 },
         { "bitcos nopdep_tq2",  bitcos_vec_dot_q8_K_avx2_nopdep_tq2, bitcos_have_avx2_nopdep_tq2() && __builtin_cpu_supports("fma"), 1 },
@@ -236,8 +232,7 @@ int main(int argc, char ** argv) {
         for (int i = 0; i < nbv + ntv; ++i) {
             const int isb = i < nbv;
             if (isb ? !bv[i].ok : !tv[i - nbv].ok) continue;
-            const int slow = isb ? (bv[i].fn == bitcos_vec_dot_q8_K_generic || bv[i].fn == bitcos_vec_dot_q8_K_avx512_twin ||
-                                    bv[i].fn == bitcos_vec_dot_q8_K_tq2order)
+            const int slow = isb ? (bv[i].fn == bitcos_vec_dot_q8_K_generic || bv[i].fn == bitcos_vec_dot_q8_K_tq2order)
                                  : (tv[i - nbv].fn == tq2_vec_dot_q8_K_generic);
             if (slow && rep >= 3) continue; // the scalar ones: a few trials
             float r = 0;
@@ -281,7 +276,6 @@ int main(int argc, char ** argv) {
         const int isb = i < nbv;
         if (isb ? !bv[i].ok : !tv[i - nbv].ok) continue;
         if (isb && bv[i].fn == bitcos_vec_dot_q8_K_generic) continue;
-        if (isb && bv[i].fn == bitcos_vec_dot_q8_K_avx512_twin) continue;
         if (isb && bv[i].fn == bitcos_vec_dot_q8_K_tq2order) continue;
         if (!isb && tv[i - nbv].fn == tq2_vec_dot_q8_K_generic) continue;
         double best = 1e30;

@@ -3,8 +3,8 @@
 // Package ckern compiles the C kernels of kernels/c (one translation unit per
 // file, see the .c shims here) for the tests and benchmarks of package
 // kernels and for kernels/advise (`gguf-bitcos advise`); without cgo it
-// builds as stubs with Available = false. The AVX-512 kernel needs other compiler flags
-// and lives in ../ckern512.
+// builds as stubs with Available = false. The AVX-512 kernels need other
+// compiler flags and live in ../ckern512.
 //
 // Flags: cgo only accepts allow-listed compiler flags, and -mbmi2, -mf16c and
 // -ffp-contract=off are not on the list (they would need CGO_CFLAGS_ALLOW in
@@ -12,9 +12,9 @@
 // what its kernel needs with GCC pragmas before including it:
 // optimize("fp-contract=off") everywhere (the kernels also keep their
 // multiply and add apart with BITCOS_FP_BARRIER), and
-// target("avx2,bmi2,f16c,popcnt") for the AVX2 kernels. The generic kernel
-// and the AVX-512 twin are compiled for the baseline ISA, so they run on any
-// amd64 CPU (and exercise the portable fp16 conversion). A compiler without
+// target("avx2,bmi2,f16c,popcnt") (and fma) for the AVX2 kernels. The
+// scalar kernels (generic, tq2order) are compiled for the baseline ISA, so
+// they run on any amd64 CPU (and exercise the portable fp16 conversion). A compiler without
 // GCC's target pragma (clang) builds the AVX2 files as calls to the generic
 // kernel: Compiled reports that.
 package ckern
@@ -37,9 +37,6 @@ type Variant int
 // The BITCOS variants of this package, then the TQ2_0 yardsticks.
 const (
 	Generic Variant = iota
-	AVX2
-	AVX2NoPdep
-	AVX512Twin
 	TQ2Generic
 	TQ2AVX2
 	TQ2AVX2Exact
@@ -58,13 +55,9 @@ const (
 )
 
 // Compiled reports whether v was compiled with its SIMD path in this build
-// (false means the function falls back to the generic kernel).
+// (false means the function falls back to the scalar kernel of its order).
 func Compiled(v Variant) bool {
 	switch v {
-	case AVX2:
-		return C.bitcos_have_avx2() != 0
-	case AVX2NoPdep:
-		return C.bitcos_have_avx2_nopdep() != 0
 	case AVX2TQ2:
 		return C.bitcos_have_avx2_tq2() != 0
 	case AVX2NoPdepTQ2:

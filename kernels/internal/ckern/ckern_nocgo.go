@@ -13,9 +13,6 @@ type Variant int
 // The BITCOS variants of this package, then the TQ2_0 yardsticks.
 const (
 	Generic Variant = iota
-	AVX2
-	AVX2NoPdep
-	AVX512Twin
 	TQ2Generic
 	TQ2AVX2
 	TQ2AVX2Exact

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: d7c95c36f3f655aa727a43ed4eae9dca17293b36695c26b1367f790f685d1ead
+// kernels/c sha256: 24bd8a04aa3c1a23da0930e5b51487d8da41ce9ea45d4be4e99e2c2fa1ac29f0
 // Test and benchmark helpers: whole GEMVs in C, so that a Go benchmark does
 // not pay one cgo call per row.
 #include "gemv.h"
@@ -19,9 +19,6 @@ int ckern_gcc(void) {
 static bitcos_vec_dot_t ckern_fn(int variant) {
     switch (variant) {
         case CKERN_GENERIC:     return bitcos_vec_dot_q8_K_generic;
-        case CKERN_AVX2:        return bitcos_vec_dot_q8_K_avx2;
-        case CKERN_AVX2_NOPDEP: return bitcos_vec_dot_q8_K_avx2_nopdep;
-        case CKERN_AVX512_TWIN: return bitcos_vec_dot_q8_K_avx512_twin;
         case CKERN_TQ2ORDER:    return bitcos_vec_dot_q8_K_tq2order;
         case CKERN_AVX2_TQ2:    return bitcos_vec_dot_q8_K_avx2_tq2;
         case CKERN_AVX2_NOPDEP_TQ2: return bitcos_vec_dot_q8_K_avx2_nopdep_tq2;

@@ -33,14 +33,20 @@ type Features struct {
 	PCLMUL         bool
 	Vendor, Family int
 	TQ2_0VNNI      bool // bitcos_tq2_0_vnni.c compiled with AVX-512 VNNI
+	TQ2Order       int  // enum bitcos_order of the build's ggml TQ2_0 kernel (bitcos_build_tq2_order)
 }
+
+// BuildTQ2Order is bitcos_build_tq2_order as this cgo build compiles it
+// (the package's flags: the x86-64 baseline on amd64, so the exact order).
+func BuildTQ2Order() int { return int(C.bitcos_build_tq2_order()) }
 
 // KernelCount is BITCOS_KERNEL_COUNT.
 const KernelCount = int(C.BITCOS_KERNEL_COUNT)
 
 // Select calls bitcos_select; forced == nil passes NULL.
 func Select(f Features, forced *string) Choice {
-	cf := C.struct_bitcos_cpu_features{built: C.uint(f.Built), pclmul: cbool(f.PCLMUL), vendor: C.int(f.Vendor), family: C.int(f.Family), tq2_0_vnni: cbool(f.TQ2_0VNNI)}
+	cf := C.struct_bitcos_cpu_features{built: C.uint(f.Built), pclmul: cbool(f.PCLMUL), vendor: C.int(f.Vendor), family: C.int(f.Family), tq2_0_vnni: cbool(f.TQ2_0VNNI),
+		tq2_order: C.int(f.TQ2Order)}
 	var cs *C.char
 	if forced != nil {
 		cs = C.CString(*forced)

@@ -42,7 +42,11 @@ type Features struct {
 	PCLMUL         bool
 	Vendor, Family int
 	TQ2_0VNNI      bool
+	TQ2Order       int
 }
+
+// BuildTQ2Order panics without cgo.
+func BuildTQ2Order() int { panic("ckern: built without cgo") }
 
 // KernelCount is BITCOS_KERNEL_COUNT (unknown without cgo).
 const KernelCount = 0

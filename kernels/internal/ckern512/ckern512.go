@@ -1,8 +1,8 @@
 //go:build cgo
 
-// Package ckern512 compiles kernels/c/bitcos_avx512.c and
-// kernels/c/bitcos_avx512_tq2.c (twice: without and with AVX512-VNNI), each
-// as its own translation unit with -mavx512f -mavx512bw (BMI2, F16C, VNNI and
+// Package ckern512 compiles kernels/c/bitcos_avx512_tq2.c (twice: without
+// and with AVX512-VNNI) and the other AVX-512 kernel files, each as its own
+// translation unit with -mavx512f -mavx512bw (BMI2, F16C, VNNI and
 // fp-contract=off come from pragmas in the shim: cgo rejects those flags),
 // for the tests of package kernels and for kernels/advise. Its
 // functions execute AVX-512 instructions: call them only when the CPU has
@@ -30,24 +30,21 @@ import (
 // every call, and a cgo call costs tens of ns (gguf-bitcos advise times
 // GEMVs of 64 rows per call).
 var (
-	compiled        = C.bitcos_have_avx512() != 0
 	compiledTQ2     = C.bitcos_have_avx512_tq2() != 0
 	compiledTQ2VNNI = C.bitcos_have_avx512_tq2_vnni() != 0
 )
 
-// Compiled reports whether the AVX-512 path was compiled (the compiler took
-// the flags); it does not say the CPU can run it.
-func Compiled() bool { return compiled }
-
-// CompiledTQ2 reports the same for the TQ2_0-order kernel (it also needs FMA).
+// CompiledTQ2 reports whether the AVX-512 path of the TQ2_0-order kernel was
+// compiled (the compiler took the flags, FMA among them); it does not say
+// the CPU can run it.
 func CompiledTQ2() bool { return compiledTQ2 }
 
 // CompiledTQ2VNNI reports whether the VNNI build of the TQ2_0-order kernel
 // took its flags.
 func CompiledTQ2VNNI() bool { return compiledTQ2VNNI }
 
-// CPUHas reports whether this CPU runs the AVX-512 kernel: AVX-512 F and
-// BW, and BMI2.
+// CPUHas reports whether this CPU has the base ISA of the AVX-512 kernels:
+// AVX-512 F and BW, and BMI2.
 func CPUHas() bool { return cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.BMI2) }
 
 // CPUHasTQ2 reports whether this CPU runs the TQ2_0-order kernel: CPUHas
@@ -66,21 +63,9 @@ func UsableTQ2VNNI() bool { return CompiledTQ2VNNI() && CPUHasTQ2VNNI() }
 // runs it.
 func UsableTQ2() bool { return CompiledTQ2() && CPUHasTQ2() }
 
-// Usable reports whether the kernel was compiled and this CPU runs it.
-func Usable() bool { return Compiled() && CPUHas() }
-
-// GEMV runs the AVX-512 kernel on rows rows of k weights (see ckern.GEMV;
-// repeat: every output from row 0).
-// It panics unless Usable.
-func GEMV(k, rows int, repeat bool, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, y unsafe.Pointer, out []float32) {
-	if !Usable() {
-		panic("ckern512: AVX-512 F+BW not usable on this CPU/build")
-	}
-	gemv(0, k, rows, repeat, bitmap, signs, off, d16, d32, y, out)
-}
-
-// GEMVTQ2 is GEMV with the kernel in TQ2_0's float order
-// (bitcos_vec_dot_q8_K_avx512_tq2). It panics unless UsableTQ2.
+// GEMVTQ2 runs the AVX-512 kernel in TQ2_0's float order
+// (bitcos_vec_dot_q8_K_avx512_tq2) on rows rows of k weights (see
+// ckern.GEMV; repeat: every output from row 0). It panics unless UsableTQ2.
 func GEMVTQ2(k, rows int, repeat bool, bitmap, signs []byte, off []uint32, d16 []uint16, d32 float32, y unsafe.Pointer, out []float32) {
 	if !UsableTQ2() {
 		panic("ckern512: AVX-512 F+BW with FMA not usable on this CPU/build")

@@ -4,12 +4,6 @@ package ckern512
 
 import "unsafe"
 
-// Compiled is false without cgo.
-func Compiled() bool { return false }
-
-// Usable is false without cgo.
-func Usable() bool { return false }
-
 // CPUHas is false without cgo (nothing to run).
 func CPUHas() bool { return false }
 
@@ -18,11 +12,6 @@ func CPUHasTQ2() bool { return false }
 
 // CPUHasTQ2VNNI is false without cgo.
 func CPUHasTQ2VNNI() bool { return false }
-
-// GEMV panics without cgo.
-func GEMV(int, int, bool, []byte, []byte, []uint32, []uint16, float32, unsafe.Pointer, []float32) {
-	panic("ckern512: built without cgo")
-}
 
 // CompiledTQ2 is false without cgo.
 func CompiledTQ2() bool { return false }

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: d7c95c36f3f655aa727a43ed4eae9dca17293b36695c26b1367f790f685d1ead
+// kernels/c sha256: 24bd8a04aa3c1a23da0930e5b51487d8da41ce9ea45d4be4e99e2c2fa1ac29f0
 #include "../../c/bitcos.h"
 #include "../../c/bitcos_tq2fast.h"
 #include <stddef.h>
@@ -18,10 +18,11 @@ void bitcos_vec_dot_q8_K_avx512_tq2_vnni(int n, float * s, const uint8_t * bitma
                                          const uint16_t * d16, float d32, const void * vy);
 
 // tq2 == 1: bitcos_vec_dot_q8_K_avx512_tq2 (TQ2_0's float order); tq2 == 2:
-// the same kernel built with AVX512-VNNI (bitcos_avx512_tq2_vnni.c).
+// the same kernel built with AVX512-VNNI (bitcos_avx512_tq2_vnni.c); other
+// values are not used.
 void ckern512_gemv(int tq2, int k, int rows, int repeat, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
                    const uint16_t * d16, float d32, const void * y, float * out) {
-    ckern512_run(tq2 == 2 ? bitcos_vec_dot_q8_K_avx512_tq2_vnni : tq2 ? bitcos_vec_dot_q8_K_avx512_tq2 : bitcos_vec_dot_q8_K_avx512, k, rows, repeat, bitmap, signs, off, d16, d32, y, out);
+    ckern512_run(tq2 == 2 ? bitcos_vec_dot_q8_K_avx512_tq2_vnni : bitcos_vec_dot_q8_K_avx512_tq2, k, rows, repeat, bitmap, signs, off, d16, d32, y, out);
 }
 
 void ckern512_tq2_0_vec_dot_q8_K_vnni(int n, float * s, const void * x, const void * y);
