@@ -58,6 +58,8 @@ func guardedRow(t *testing.T, m *testRows, r int) *testRows {
 // The contract lets a kernel read up to 8 bytes past a row's last sign byte
 // and nothing past its bitmap or its activations: each row is copied to
 // buffers that end at an inaccessible page (a bad read kills the test).
+// Every one-column kernel of the exact and the TQ2_0 x86 orders that runs
+// here.
 func TestCKernelsStayInBounds(t *testing.T) {
 	needCgo(t)
 	rng := rand.New(rand.NewPCG(11, 12))
@@ -66,15 +68,22 @@ func TestCKernelsStayInBounds(t *testing.T) {
 		y := guardedColumn(t, randomActivations(rng, k, false))
 		for r := range m.rows {
 			one := guardedRow(t, m, r)
-			want := VecDotQ8K(one.bitmap, one.signs, one.d16, 0, y)
-			for _, v := range cVariants() {
-				if v.why != "" {
-					continue
-				}
-				var got [1]float32
-				v.run(one, y, got[:])
-				if math.Float32bits(got[0]) != math.Float32bits(want) {
-					t.Fatalf("%s k=%d row %d: got %v, want %v", v.name, k, r, got[0], want)
+			for _, set := range []struct {
+				vs   []cVariant
+				want float32
+			}{
+				{cVariants(), VecDotQ8K(one.bitmap, one.signs, one.d16, 0, y)},
+				{tq2Variants(), VecDotQ8KTQ2Order(one.bitmap, one.signs, one.d16, 0, y)},
+			} {
+				for _, v := range set.vs {
+					if v.why != "" {
+						continue
+					}
+					var got [1]float32
+					v.run(one, y, got[:])
+					if math.Float32bits(got[0]) != math.Float32bits(set.want) {
+						t.Fatalf("%s k=%d row %d: got %v, want %v", v.name, k, r, got[0], set.want)
+					}
 				}
 			}
 		}
