@@ -123,7 +123,7 @@ func TestVulkanPerplexityParity(t *testing.T) {
 // through TQ2_0's matmul on decoded blocks, then token generation through
 // the mat-vec shader), and ten runs in a row finish cleanly (lavapipe 22
 // crashed in 3 of 6 such runs while ggml-vulkan left descriptors to freed
-// buffers in the sets it reuses; patches/README.md, Vulkan).
+// buffers in the sets it reuses; patches/NOTES.md, Vulkan).
 func TestVulkanGreedyAndStable(t *testing.T) {
 	bin := vulkanBin(t, "llama-completion")
 	for _, arch := range []string{"bitnet", "bitnet-b1.58"} {

@@ -10,9 +10,9 @@ import (
 
 // TestPatchCarriesKernels checks that the llama.cpp patch series adds the
 // kernels of c/ byte for byte (c/ is the one source of truth; after editing
-// it, regenerate the patch as patches/README.md says).
+// it, regenerate it with patches/regen.sh).
 func TestPatchCarriesKernels(t *testing.T) {
-	matches, _ := filepath.Glob(filepath.Join("..", "patches", "*.patch"))
+	matches := seriesPatches(t)
 	added := map[string]string{} // path in llama.cpp -> content
 	for _, p := range matches {
 		for path, content := range newFiles(t, p) {
@@ -41,7 +41,18 @@ func TestPatchCarriesKernels(t *testing.T) {
 			continue
 		}
 		if got != string(want) {
-			t.Errorf("the patch's ggml/src/ggml-cpu/bitcos/%s differs from kernels/c/%s: regenerate the patch (patches/README.md)", name, name)
+			t.Errorf("the patch's ggml/src/ggml-cpu/bitcos/%s differs from kernels/c/%s: regenerate the series (patches/regen.sh)", name, name)
+		}
+	}
+	// and nothing the series adds as a kernel file is gone from kernels/c (a
+	// retired kernel must leave the series too)
+	for path := range added {
+		name := strings.TrimPrefix(path, "ggml/src/ggml-cpu/bitcos/")
+		if name == path || !strings.HasPrefix(name, "bitcos_") {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join("c", name)); err != nil {
+			t.Errorf("the series adds %s, which kernels/c no longer has: drop it from its patch (and its CMake line)", path)
 		}
 	}
 }
@@ -50,7 +61,7 @@ func TestPatchCarriesKernels(t *testing.T) {
 // of vulkan/ to ggml-vulkan byte for byte (vulkan/ is their one source of
 // truth; patches/regen.sh copies them into the patch that adds them).
 func TestPatchCarriesVulkanShaders(t *testing.T) {
-	matches, _ := filepath.Glob(filepath.Join("..", "patches", "*.patch"))
+	matches := seriesPatches(t)
 	added := map[string]string{} // path in llama.cpp -> content
 	for _, p := range matches {
 		for path, content := range newFiles(t, p) {
@@ -77,7 +88,7 @@ func TestPatchCarriesVulkanShaders(t *testing.T) {
 			continue
 		}
 		if got != string(want) {
-			t.Errorf("the patch's ggml/src/ggml-vulkan/vulkan-shaders/%s differs from kernels/vulkan/%s: regenerate the patch (patches/README.md)", name, name)
+			t.Errorf("the patch's ggml/src/ggml-vulkan/vulkan-shaders/%s differs from kernels/vulkan/%s: regenerate the series (patches/regen.sh)", name, name)
 		}
 	}
 	// and no BITCOS shader the series adds is missing from vulkan/ (a shader
@@ -141,7 +152,7 @@ func newFiles(t *testing.T, patch string) map[string]string {
 // of truth, run under SimSYCL by sycl_test.go) ship byte for byte as
 // ggml/src/ggml-sycl/bitcos/ (patch 0008; patches/regen.sh copies them).
 func TestPatchCarriesSYCLKernels(t *testing.T) {
-	matches, _ := filepath.Glob(filepath.Join("..", "patches", "*.patch"))
+	matches := seriesPatches(t)
 	added := map[string]string{}
 	for _, p := range matches {
 		for path, content := range newFiles(t, p) {
@@ -167,4 +178,23 @@ func TestPatchCarriesSYCLKernels(t *testing.T) {
 			t.Errorf("the patch's ggml/src/ggml-sycl/bitcos/%s differs from kernels/sycl/%s: regenerate the series (patches/regen.sh)", name, name)
 		}
 	}
+}
+
+// seriesPatches lists the patch files of patches/series in its order (the
+// core part, then the optional parts, in their directories).
+func seriesPatches(t *testing.T) []string {
+	data, err := os.ReadFile(filepath.Join("..", "patches", "series"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			out = append(out, filepath.Join("..", "patches", filepath.FromSlash(line)))
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("patches/series lists no patch")
+	}
+	return out
 }

@@ -30,7 +30,7 @@ func TestSYCLGlueSimSYCL(t *testing.T) {
 
 	// the glue as the patch ships it
 	dir := t.TempDir()
-	matches, _ := filepath.Glob(filepath.Join("..", "patches", "*.patch"))
+	matches := seriesPatches(t)
 	added := map[string]string{}
 	for _, p := range matches {
 		for path, content := range newFiles(t, p) {

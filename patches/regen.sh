@@ -3,47 +3,51 @@
 # kernels/vulkan (the sources of truth for the CPU kernels, the SYCL kernels and
 # the BITCOS shaders of ggml-vulkan). Git only: it builds nothing.
 #   patches/regen.sh /path/to/llama.cpp   (a clone that has the pinned commit)
-# It applies the series on a scratch branch at the pin, replacing the kernel
-# files of the patch that adds ggml/src/ggml-cpu/bitcos/ with kernels/c, and
-# writes the series back here (kernels/sycl/bitcos_sycl.hpp likewise into the
-# patch that adds ggml/src/ggml-sycl/bitcos/). `go test ./kernels -run PatchCarries` checks it.
+# It applies the series (patches/series: core/ then optional/) on a scratch
+# branch at the pin; after each patch, every file that patch adds under
+# ggml-cpu/bitcos/, ggml-vulkan/vulkan-shaders/ or ggml-sycl/bitcos/ and that
+# has a source of truth here is replaced by it, and the series is written back
+# into the same directories. A kernels/c file is carried by the patch that adds
+# it (the one whose CMake lines compile it); a new kernels/c file must first be
+# added to a patch by hand. `go test ./kernels -run PatchCarries` checks the result.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="${1:?usage: regen.sh /path/to/llama.cpp}"
 pin="${PIN:-34af94cd9ab277632e27caeec2d41de2fd091b31}"
 git() { command git -c user.email=dev@gguf-bitcos -c user.name="gguf-bitcos dev" "$@"; }
+
+# the source of truth of a file the series adds, or nothing
+truth() {
+  case "$1" in
+    ggml/src/ggml-cpu/bitcos/bitcos_*) echo "$here/../kernels/c/$(basename "$1")" ;;
+    ggml/src/ggml-vulkan/vulkan-shaders/*bitcos*) echo "$here/../kernels/vulkan/$(basename "$1")" ;;
+    ggml/src/ggml-sycl/bitcos/bitcos_sycl.hpp) echo "$here/../kernels/sycl/bitcos_sycl.hpp" ;;
+  esac
+}
+
 cd "$repo"
 branch="gguf-bitcos-regen-$$"
 git checkout -q -b "$branch" "$pin"
-for p in $(cat "$here/series"); do
+mapfile -t series < "$here/series"
+for p in "${series[@]}"; do
   git am -q "$here/$p"
-  if grep -q '^+++ b/ggml/src/ggml-cpu/bitcos/bitcos_generic.c' "$here/$p"; then
-    # every kernels/c source and header but the AVX-512 twin (a test aid);
-    # TestPatchCarriesKernels checks the same set
-    for f in "$here"/../kernels/c/*.c "$here"/../kernels/c/*.h; do
-      case "$f" in *_twin.c) continue ;; esac
-      cp "$f" "ggml/src/ggml-cpu/bitcos/$(basename "$f")"
-    done
-    git add ggml/src/ggml-cpu/bitcos
-    git commit -q --amend --no-edit
-  fi
-  if grep -q '^+++ b/ggml/src/ggml-vulkan/vulkan-shaders/mul_mat_vec_bitcos.comp' "$here/$p"; then
-    # the BITCOS shaders of kernels/vulkan (TestPatchCarriesVulkanShaders)
-    for f in "$here"/../kernels/vulkan/*.comp "$here"/../kernels/vulkan/*.glsl; do
-      cp "$f" "ggml/src/ggml-vulkan/vulkan-shaders/$(basename "$f")"
-    done
-    git add ggml/src/ggml-vulkan/vulkan-shaders
-    git commit -q --amend --no-edit
-  fi
-  if grep -q '^+++ b/ggml/src/ggml-sycl/bitcos/bitcos_sycl.hpp' "$here/$p"; then
-    # the SYCL kernels' one source of truth (TestPatchCarriesKernels checks it)
-    cp "$here/../kernels/sycl/bitcos_sycl.hpp" ggml/src/ggml-sycl/bitcos/bitcos_sycl.hpp
-    git add ggml/src/ggml-sycl/bitcos
-    git commit -q --amend --no-edit
-  fi
+  changed=0
+  while read -r f; do
+    t=$(truth "$f")
+    [ -n "$t" ] || continue
+    if [ ! -f "$t" ]; then
+      echo "$p adds $f, but $t is gone: drop it from the patch (and its CMake line)" >&2
+      exit 1
+    fi
+    if ! cmp -s "$t" "$f"; then cp "$t" "$f"; git add "$f"; changed=1; fi
+  done < <(git show --diff-filter=A --name-only --format= HEAD)
+  [ $changed = 0 ] || git commit -q --amend --no-edit
 done
-n=$(wc -l < "$here/series")
-rm -f "$here"/0*.patch
-git format-patch -q --zero-commit --no-signature -o "$here" "HEAD~$n"
-(cd "$here" && ls 0*.patch > series)
-echo "regenerated $n patches on branch $branch of $repo"
+tmp=$(mktemp -d)
+git format-patch -q --zero-commit --no-signature -o "$tmp" "HEAD~${#series[@]}"
+for p in "${series[@]}"; do
+  n=$(basename "$p")
+  cp "$tmp/$n" "$here/$p" 2>/dev/null || { echo "format-patch named a patch differently than $p (subject changed?): see $tmp" >&2; exit 1; }
+done
+rm -rf "$tmp"
+echo "regenerated ${#series[@]} patches on branch $branch of $repo"

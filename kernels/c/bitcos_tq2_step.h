@@ -76,4 +76,3 @@ BITCOS_INLINE __m512i bitcos_tq2_codes512(const uint8_t * bm, const uint8_t * si
     return _mm512_mask_mov_epi8(c, _cvtu64_mask64(neg), _mm512_setzero_si512());
 }
 #endif
-

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 24bd8a04aa3c1a23da0930e5b51487d8da41ce9ea45d4be4e99e2c2fa1ac29f0
+// kernels/c sha256: ea76f8a8082a45ece8217f62aadf58f631ce104289501f393afeb799b78aedfb
 // Whole GEMVs of the ARM-order kernels (bitcos_neon_tq2.c), as gemv.c does
 // for the others.
 #include "armorder.h"

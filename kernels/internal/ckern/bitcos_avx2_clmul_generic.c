@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 24bd8a04aa3c1a23da0930e5b51487d8da41ce9ea45d4be4e99e2c2fa1ac29f0
+// kernels/c sha256: ea76f8a8082a45ece8217f62aadf58f631ce104289501f393afeb799b78aedfb
 // bitcos_avx2_clmul.c for the baseline ISA, under other names: its portable
 // fallback (the scalar permutation, and the kernel as a call to tq2order).
 #pragma GCC optimize("fp-contract=off")

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 24bd8a04aa3c1a23da0930e5b51487d8da41ce9ea45d4be4e99e2c2fa1ac29f0
+// kernels/c sha256: ea76f8a8082a45ece8217f62aadf58f631ce104289501f393afeb799b78aedfb
 // bitcos_layout.c under other names, on the scalar build of bitcos_codes.c
 // (bitcos_codes_generic.c here) and with the portable popcount.
 #define BITCOS_LAYOUT_SWAR_POPCOUNT 1

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 24bd8a04aa3c1a23da0930e5b51487d8da41ce9ea45d4be4e99e2c2fa1ac29f0
+// kernels/c sha256: ea76f8a8082a45ece8217f62aadf58f631ce104289501f393afeb799b78aedfb
 // The AVX2 build of the converted weights' one-column kernel (vpmaddubsw,
 // ggml's own steps); ./bitcos_tq2_0_avx2_vnni.c is its AVX-VNNI build.
 #pragma GCC optimize("fp-contract=off")

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 24bd8a04aa3c1a23da0930e5b51487d8da41ce9ea45d4be4e99e2c2fa1ac29f0
+// kernels/c sha256: ea76f8a8082a45ece8217f62aadf58f631ce104289501f393afeb799b78aedfb
 // The TQ2_0 yardstick (c/bench/tq2_0.c) once more, built as ggml builds its
 // own TQ2_0 kernel: -O3 (the loops unrolled) with FMA and GCC's default
 // -ffp-contract=fast, so that its multiply and add fuse into one vfmadd per

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 24bd8a04aa3c1a23da0930e5b51487d8da41ce9ea45d4be4e99e2c2fa1ac29f0
+// kernels/c sha256: ea76f8a8082a45ece8217f62aadf58f631ce104289501f393afeb799b78aedfb
 // bitcos_avx512_tq2.c once more, with AVX512-VNNI (its vpdpbusd path), as
 // its own translation unit under other names, so that the tests cover both
 // paths of the kernel on a CPU that has VNNI.
