@@ -55,7 +55,7 @@ func TestNeonUnderQemu(t *testing.T) {
 			// kernel's float steps must not depend on it)
 			cmd := exec.Command(neonCC, "-std=gnu11", "-O2", "-march="+b.march, "-Wall", "-Werror",
 				"-o", bin, filepath.Join("testdata", "neon", "harness.c"), filepath.Join("c", "bitcos_codes.c"),
-				filepath.Join("c", "bitcos_layout.c"), "-lm")
+				filepath.Join("c", "bitcos_layout.c"), filepath.Join("c", "bitcos_neon_tq2_0.c"), "-lm")
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("%v: %v\n%s", cmd.Args, err, out)
 			}

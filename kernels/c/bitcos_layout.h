@@ -94,8 +94,10 @@ void bitcos_tq2_0_f32_vec_dot_q8_K_vnni(int n, float * s, const void * x, const 
 int  bitcos_have_tq2_0_avx2(void);
 void bitcos_tq2_0_vec_dot_q8_K_avx2(int n, float * s, const void * x, const void * y);
 void bitcos_tq2_0_f32_vec_dot_q8_K_avx2(int n, float * s, const void * x, const void * y);
-// ARM order (ggml's NEON TQ2_0 kernel): f32 blocks in bitcos_neon_tq2.c
-// (bitcos_tq2_0_f32_vec_dot_q8_K_neon; TQ2_0 blocks keep ggml's own kernel).
+// ARM order (ggml's NEON TQ2_0 kernel): f32 blocks in bitcos_neon_tq2_0.c
+// (NEON, sdot with dotprod; elsewhere the scalar reference); TQ2_0 blocks
+// keep ggml's own kernel.
+void bitcos_tq2_0_f32_vec_dot_q8_K_neon(int n, float * s, const void * x, const void * y);
 //
 // The scalar reference of every order (order: enum bitcos_order), any CPU.
 void bitcos_tq2_0_vec_dot_q8_K_ref(int n, float * s, const void * x, int f32, int order, const void * y);

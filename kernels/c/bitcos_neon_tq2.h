@@ -19,11 +19,6 @@ void bitcos_vec_dot_q8_K_neon_tq2(int n, float * s, const uint8_t * bitmap, cons
 // or four (s[0..3]), in the same order: bit-identical to the two above.
 void bitcos_codes_vec_dot_q8_K_arm(int n, float * s, const uint8_t * c, const uint16_t * d16, float d32, const void * y);
 void bitcos_codes_vec_dot_q8_K_arm_x4(int n, float * s, const uint8_t * c, const uint16_t * d16, float d32, const void * const * y);
-// A weight converted at load to f32 blocks (bitcos_layout.h: a per-tensor
-// f32 scale) times one column, in the same order: bit-identical to the
-// native kernels above with that scale (TQ2_0 blocks keep ggml's own NEON
-// kernel, which computes this order).
-void bitcos_tq2_0_f32_vec_dot_q8_K_neon(int n, float * s, const void * x, const void * y);
 // How bitcos_neon_tq2.c was compiled: 0 scalar, 1 NEON, 2 NEON with sdot
 // (the same number as its BITCOS_NEON_TQ2_SIMD macro).
 int bitcos_have_neon_tq2(void);

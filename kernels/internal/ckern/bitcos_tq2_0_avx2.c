@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: ea76f8a8082a45ece8217f62aadf58f631ce104289501f393afeb799b78aedfb
+// kernels/c sha256: 4bf9fbd62f692a90743074818c7664acb624c51c9328b68367445114197ceb14
 // The AVX2 build of the converted weights' one-column kernel (vpmaddubsw,
 // ggml's own steps); ./bitcos_tq2_0_avx2_vnni.c is its AVX-VNNI build.
 #pragma GCC optimize("fp-contract=off")

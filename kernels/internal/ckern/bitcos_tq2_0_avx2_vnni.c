@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: ea76f8a8082a45ece8217f62aadf58f631ce104289501f393afeb799b78aedfb
+// kernels/c sha256: 4bf9fbd62f692a90743074818c7664acb624c51c9328b68367445114197ceb14
 // The AVX2 + AVX-VNNI build of the converted weights' one-column kernel (VEX
 // vpdpbusd ymm; target pragma, GCC only), under other names.
 #pragma GCC optimize("fp-contract=off")

@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: ea76f8a8082a45ece8217f62aadf58f631ce104289501f393afeb799b78aedfb
+// kernels/c sha256: 4bf9fbd62f692a90743074818c7664acb624c51c9328b68367445114197ceb14
 // The TQ2_0 yardstick (c/bench/tq2_0.c) once more, built as ggml builds its
 // own TQ2_0 kernel: -O3 (the loops unrolled) with FMA and GCC's default
 // -ffp-contract=fast, so that its multiply and add fuse into one vfmadd per

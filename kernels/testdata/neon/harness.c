@@ -16,6 +16,7 @@
 // one, so a read past the 8-byte tail faults.
 
 #include "../../c/bitcos_neon_tq2.c"
+#include "../../c/bitcos_layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
