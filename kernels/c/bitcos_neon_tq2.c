@@ -42,17 +42,6 @@
 
 #include <math.h>
 
-#if defined(__aarch64__) && defined(__ARM_NEON)
-#include <arm_neon.h>
-#if defined(__ARM_FEATURE_DOTPROD)
-#define BITCOS_NEON_TQ2_SIMD 2
-#else
-#define BITCOS_NEON_TQ2_SIMD 1
-#endif
-#else
-#define BITCOS_NEON_TQ2_SIMD 0
-#endif
-
 int bitcos_have_neon_tq2(void) { return BITCOS_NEON_TQ2_SIMD; }
 
 // The block's scale, as the other kernels read it; on aarch64 with the

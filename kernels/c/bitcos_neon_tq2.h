@@ -7,6 +7,19 @@
 
 #include "bitcos.h"
 
+// How the NEON kernels compile here (bitcos_neon_tq2.c, bitcos_neon_tq2_0.c):
+// 2 NEON with sdot (dotprod), 1 NEON (smlal), 0 the scalar order elsewhere.
+#if defined(__aarch64__) && defined(__ARM_NEON)
+#include <arm_neon.h>
+#if defined(__ARM_FEATURE_DOTPROD)
+#define BITCOS_NEON_TQ2_SIMD 2
+#else
+#define BITCOS_NEON_TQ2_SIMD 1
+#endif
+#else
+#define BITCOS_NEON_TQ2_SIMD 0
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -20,7 +33,7 @@ void bitcos_vec_dot_q8_K_neon_tq2(int n, float * s, const uint8_t * bitmap, cons
 void bitcos_codes_vec_dot_q8_K_arm(int n, float * s, const uint8_t * c, const uint16_t * d16, float d32, const void * y);
 void bitcos_codes_vec_dot_q8_K_arm_x4(int n, float * s, const uint8_t * c, const uint16_t * d16, float d32, const void * const * y);
 // How bitcos_neon_tq2.c was compiled: 0 scalar, 1 NEON, 2 NEON with sdot
-// (the same number as its BITCOS_NEON_TQ2_SIMD macro).
+// (BITCOS_NEON_TQ2_SIMD above).
 int bitcos_have_neon_tq2(void);
 
 #ifdef __cplusplus

@@ -10,20 +10,10 @@
 
 #include "bitcos_impl.h"
 #include "bitcos_layout.h"
+#include "bitcos_neon_tq2.h"
 #include "bitcos_select.h"
 
 #include <math.h>
-
-#if defined(__aarch64__) && defined(__ARM_NEON)
-#include <arm_neon.h>
-#if defined(__ARM_FEATURE_DOTPROD)
-#define BITCOS_NEON_TQ2_SIMD 2
-#else
-#define BITCOS_NEON_TQ2_SIMD 1
-#endif
-#else
-#define BITCOS_NEON_TQ2_SIMD 0
-#endif
 
 #if BITCOS_NEON_TQ2_SIMD
 

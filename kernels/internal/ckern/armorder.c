@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 4bf9fbd62f692a90743074818c7664acb624c51c9328b68367445114197ceb14
+// kernels/c sha256: e1cb61e8656b179acaacba6afc6a55c7b47c2aacc4f6ea7da5bd4a8e29943122
 // Whole GEMVs of the ARM-order kernels (bitcos_neon_tq2.c), as gemv.c does
 // for the others.
 #include "armorder.h"

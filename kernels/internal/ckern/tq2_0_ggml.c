@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 4bf9fbd62f692a90743074818c7664acb624c51c9328b68367445114197ceb14
+// kernels/c sha256: e1cb61e8656b179acaacba6afc6a55c7b47c2aacc4f6ea7da5bd4a8e29943122
 // The TQ2_0 yardstick (c/bench/tq2_0.c) once more, built as ggml builds its
 // own TQ2_0 kernel: -O3 (the loops unrolled) with FMA and GCC's default
 // -ffp-contract=fast, so that its multiply and add fuse into one vfmadd per

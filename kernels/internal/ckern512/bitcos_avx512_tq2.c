@@ -1,6 +1,6 @@
 //go:build cgo
 
-// kernels/c sha256: 4bf9fbd62f692a90743074818c7664acb624c51c9328b68367445114197ceb14
+// kernels/c sha256: e1cb61e8656b179acaacba6afc6a55c7b47c2aacc4f6ea7da5bd4a8e29943122
 // Its own translation unit, compiled with -mavx512f -mavx512bw (ckern512.go);
 // BMI2, FMA, F16C and the no-FMA-contraction rule are pragmas (cgo rejects
 // those flags). The kernel's FMA is explicit (_mm256_fmadd_ps).
