@@ -1,0 +1,180 @@
+// BITCOS x Q8_1 mat-vec for ggml-cuda (CUDA and HIP): __device__ functions only.
+//
+// ggml-cuda includes this file (after common.cuh: block_q8_1, half, ggml_cuda_dp4a)
+// and carries it byte for byte; kernels/cuda_test.go runs it on the CPU through
+// kernels/cuda/harness against the Go reference kernels.VecDotQ8_1CUDA.
+// kernels/cuda/README.md argues the design. No threadIdx, blockIdx or shuffles in
+// here: the lane and row are the caller's, and so are the warp scan and reductions
+// (ggml's own warp_prefix_inclusive_sum and warp_reduce_sum).
+//
+// Layout (docs/FORMAT.md): row r of K weights (K % 256 == 0) is K/32 presence words
+// (weight j = bit j%32 of word j/32), its signs a compacted stream from byte rows[r]
+// of the sign tensor, one bit per non-zero weight, 1 = negative; fp16 scales
+// d16[r*K/256 + b] per 256-block, or one f32 per tensor (*d32, d16 == nullptr).
+//
+// Geometry: 32 lanes per row (one warp; on 64-wide AMD waves, width-32 halves).
+// Chunk c = 32 weights = presence word c = q8_1 block c of the column. Lane l takes
+// chunks c = l, l + 32, l + 64, ... (mmvq's order at vdr = 1). Per step of 32
+// chunks, the lane's sign cursor is the row's cursor plus the exclusive prefix
+// of the 32 words' popcounts; the step's total carries it on. The caller's loop
+// (the kernels/cuda/harness runs exactly this):
+//
+//   const int nchunks = K/32;
+//   uint32_t cur; const uint32_t * sw = bitcos_cuda_row_signs(signs, rows[r], cur);
+//   float sumf = 0.0f;
+//   for (int c0 = 0; c0 < nchunks; c0 += 32) {
+//       const int      c    = c0 + lane;
+//       const uint32_t m    = bitcos_cuda_word(bitmap + (size_t) r*nchunks, c, nchunks);
+//       const int      pc   = __popc(m);
+//       const int      incl = warp_prefix_inclusive_sum<int, 32>(pc);
+//       if (c < nchunks) {
+//           sumf = bitcos_cuda_vec_dot_chunk(sumf, bitcos_cuda_table, m, sw,
+//                      bitcos_cuda_lane_pos(cur, incl, pc), y + c, bitcos_cuda_scale(d16_r, d32, c));
+//       }
+//       cur += warp_reduce_sum<32>(pc);   // integer: exact, any order
+//   }
+//   sumf = warp_reduce_sum<32>(sumf);     // every lane holds the row's dot product
+//
+// Float order (bit-exact against the Go reference; no contraction can change it,
+// -use_fast_math included, as every float op is an explicit _rn intrinsic):
+//   per chunk:  sumi = exact int32 sum of t_j * q_j over its 32 weights (dp4a)
+//               d    = __fmul_rn(d_w, d_8)       d_w = fp16 scale as float or d32,
+//                                                d_8 = __low2float(ds) of the q8_1 block
+//                                                (exact for fp16 scales: 11 x 11 bits)
+//               sumf = __fadd_rn(sumf, __fmul_rn((float) sumi, d))
+//   per lane:   sumf from +0.0f over its chunks in increasing c; an idle lane keeps +0
+//   per row:    ggml's warp_reduce_sum<32>(float): x += __shfl_xor_sync(x, o) for
+//               o = 16, 8, 4, 2, 1 (a + b == b + a, so every lane ends equal).
+// The q8_1 sum (ds.y) is not used: a ternary row has no offset.
+
+#pragma once
+
+#include <cstdint>
+
+// c + the dot product of the four signed bytes of a and b (ggml's, for HIP too).
+#ifndef BITCOS_CUDA_DP4A
+#define BITCOS_CUDA_DP4A(a, b, c) ggml_cuda_dp4a((a), (b), (c))
+#endif
+
+// Test hooks only (kernels/cuda_test.go builds with them to prove its comparison
+// can fail): MUTATE_CURSOR 1 = the sign window moves by 4 per nibble instead of
+// popcount(nibble); 2 = a lane starts at its inclusive prefix, skipping its own
+// word's signs. MUTATE_ORDER 1 = one fused fmaf instead of the rounded multiply
+// and add.
+#ifndef BITCOS_CUDA_MUTATE_CURSOR
+#define BITCOS_CUDA_MUTATE_CURSOR 0
+#endif
+#ifndef BITCOS_CUDA_MUTATE_ORDER
+#define BITCOS_CUDA_MUTATE_ORDER 0
+#endif
+
+#define BITCOS_CUDA_QK    256  // weights per scale block
+#define BITCOS_CUDA_CHUNK 32   // weights per lane step: one presence word, one block_q8_1
+#define BITCOS_CUDA_LANES 32   // lanes per row
+
+// Entry key = p | s << 4: the four weights of presence nibble p whose present
+// weights take the signs s in order (bit k of s: k-th present weight, 1 =
+// negative), weight i in byte i as int8 -1, 0 or +1; sign bits past popcount(p)
+// do not matter. 1 KiB, indexed per lane like ggml's iq grids; a caller may copy
+// it to shared memory and pass that instead (same bits).
+static const __device__ uint32_t bitcos_cuda_table[256] = {
+    0x00000000, 0x00000001, 0x00000100, 0x00000101, 0x00010000, 0x00010001, 0x00010100, 0x00010101,
+    0x01000000, 0x01000001, 0x01000100, 0x01000101, 0x01010000, 0x01010001, 0x01010100, 0x01010101,
+    0x00000000, 0x000000ff, 0x0000ff00, 0x000001ff, 0x00ff0000, 0x000100ff, 0x0001ff00, 0x000101ff,
+    0xff000000, 0x010000ff, 0x0100ff00, 0x010001ff, 0x01ff0000, 0x010100ff, 0x0101ff00, 0x010101ff,
+    0x00000000, 0x00000001, 0x00000100, 0x0000ff01, 0x00010000, 0x00ff0001, 0x00ff0100, 0x0001ff01,
+    0x01000000, 0xff000001, 0xff000100, 0x0100ff01, 0xff010000, 0x01ff0001, 0x01ff0100, 0x0101ff01,
+    0x00000000, 0x000000ff, 0x0000ff00, 0x0000ffff, 0x00ff0000, 0x00ff00ff, 0x00ffff00, 0x0001ffff,
+    0xff000000, 0xff0000ff, 0xff00ff00, 0x0100ffff, 0xffff0000, 0x01ff00ff, 0x01ffff00, 0x0101ffff,
+    0x00000000, 0x00000001, 0x00000100, 0x00000101, 0x00010000, 0x00010001, 0x00010100, 0x00ff0101,
+    0x01000000, 0x01000001, 0x01000100, 0xff000101, 0x01010000, 0xff010001, 0xff010100, 0x01ff0101,
+    0x00000000, 0x000000ff, 0x0000ff00, 0x000001ff, 0x00ff0000, 0x000100ff, 0x0001ff00, 0x00ff01ff,
+    0xff000000, 0x010000ff, 0x0100ff00, 0xff0001ff, 0x01ff0000, 0xff0100ff, 0xff01ff00, 0x01ff01ff,
+    0x00000000, 0x00000001, 0x00000100, 0x0000ff01, 0x00010000, 0x00ff0001, 0x00ff0100, 0x00ffff01,
+    0x01000000, 0xff000001, 0xff000100, 0xff00ff01, 0xff010000, 0xffff0001, 0xffff0100, 0x01ffff01,
+    0x00000000, 0x000000ff, 0x0000ff00, 0x0000ffff, 0x00ff0000, 0x00ff00ff, 0x00ffff00, 0x00ffffff,
+    0xff000000, 0xff0000ff, 0xff00ff00, 0xff00ffff, 0xffff0000, 0xffff00ff, 0xffffff00, 0x01ffffff,
+    0x00000000, 0x00000001, 0x00000100, 0x00000101, 0x00010000, 0x00010001, 0x00010100, 0x00010101,
+    0x01000000, 0x01000001, 0x01000100, 0x01000101, 0x01010000, 0x01010001, 0x01010100, 0xff010101,
+    0x00000000, 0x000000ff, 0x0000ff00, 0x000001ff, 0x00ff0000, 0x000100ff, 0x0001ff00, 0x000101ff,
+    0xff000000, 0x010000ff, 0x0100ff00, 0x010001ff, 0x01ff0000, 0x010100ff, 0x0101ff00, 0xff0101ff,
+    0x00000000, 0x00000001, 0x00000100, 0x0000ff01, 0x00010000, 0x00ff0001, 0x00ff0100, 0x0001ff01,
+    0x01000000, 0xff000001, 0xff000100, 0x0100ff01, 0xff010000, 0x01ff0001, 0x01ff0100, 0xff01ff01,
+    0x00000000, 0x000000ff, 0x0000ff00, 0x0000ffff, 0x00ff0000, 0x00ff00ff, 0x00ffff00, 0x0001ffff,
+    0xff000000, 0xff0000ff, 0xff00ff00, 0x0100ffff, 0xffff0000, 0x01ff00ff, 0x01ffff00, 0xff01ffff,
+    0x00000000, 0x00000001, 0x00000100, 0x00000101, 0x00010000, 0x00010001, 0x00010100, 0x00ff0101,
+    0x01000000, 0x01000001, 0x01000100, 0xff000101, 0x01010000, 0xff010001, 0xff010100, 0xffff0101,
+    0x00000000, 0x000000ff, 0x0000ff00, 0x000001ff, 0x00ff0000, 0x000100ff, 0x0001ff00, 0x00ff01ff,
+    0xff000000, 0x010000ff, 0x0100ff00, 0xff0001ff, 0x01ff0000, 0xff0100ff, 0xff01ff00, 0xffff01ff,
+    0x00000000, 0x00000001, 0x00000100, 0x0000ff01, 0x00010000, 0x00ff0001, 0x00ff0100, 0x00ffff01,
+    0x01000000, 0xff000001, 0xff000100, 0xff00ff01, 0xff010000, 0xffff0001, 0xffff0100, 0xffffff01,
+    0x00000000, 0x000000ff, 0x0000ff00, 0x0000ffff, 0x00ff0000, 0x00ff00ff, 0x00ffff00, 0x00ffffff,
+    0xff000000, 0xff0000ff, 0xff00ff00, 0xff00ffff, 0xffff0000, 0xffff00ff, 0xffffff00, 0xffffffff,
+};
+
+// Presence word c of a row (bitmap_row: the row's K/32 words); 0 past the row's
+// end, so an idle lane adds no popcount to the scan.
+static __device__ __forceinline__ uint32_t bitcos_cuda_word(const uint32_t * bitmap_row, const int c, const int nchunks) {
+    return c < nchunks ? bitmap_row[c] : 0u;
+}
+
+// The row's signs as the 32-bit words from its first aligned word (the sign
+// tensor's data is 4-byte aligned) and bit0, the bit of them holding its first
+// sign. Cursors are relative to that word: a row holds < 2^31 sign bits, while
+// absolute bit offsets of a 2^31-byte tensor would not fit 32 bits.
+static __device__ __forceinline__ const uint32_t * bitcos_cuda_row_signs(const uint32_t * signs, const int32_t row_start,
+                                                                         uint32_t & bit0) {
+    bit0 = ((uint32_t) row_start & 3u) * 8u;
+    return signs + ((uint32_t) row_start >> 2);
+}
+
+// A lane's cursor: the step's cursor plus the popcounts of the lanes before it
+// (incl: the inclusive prefix of pc over the lanes, pc: the lane's own popcount).
+static __device__ __forceinline__ uint32_t bitcos_cuda_lane_pos(const uint32_t cur, const int incl, const int pc) {
+#if BITCOS_CUDA_MUTATE_CURSOR == 2
+    (void) pc;
+    return cur + (uint32_t) incl;
+#else
+    return cur + (uint32_t) (incl - pc);
+#endif
+}
+
+// The scale of chunk c of the row: fp16 d16_row[c/8], or the per-tensor *d32 when
+// d16_row is null (a device pointer: no host read of the scale tensor).
+static __device__ __forceinline__ float bitcos_cuda_scale(const half * d16_row, const float * d32, const int c) {
+    return d16_row != nullptr ? __half2float(d16_row[c / (BITCOS_CUDA_QK / BITCOS_CUDA_CHUNK)]) : *d32;
+}
+
+// 32 sign bits from bit pos of sw. Reads the two aligned words holding bits
+// [pos, pos + 32): at most 7 bytes past the byte of bit pos, which the 8-byte
+// tail of the sign tensor covers for any cursor up to a row's end.
+static __device__ __forceinline__ uint32_t bitcos_cuda_signs32(const uint32_t * sw, const uint32_t pos) {
+    const uint32_t * p = sw + (pos >> 5);
+    return (uint32_t) (((uint64_t) p[1] << 32 | p[0]) >> (pos & 31u));
+}
+
+// One lane step: chunk of presence word m, its signs from bit pos of sw, against
+// q8_1 block yc, scale d_w. Returns sumf plus the chunk's term in the order above.
+static __device__ __forceinline__ float bitcos_cuda_vec_dot_chunk(const float sumf, const uint32_t * table, const uint32_t m,
+                                                                  const uint32_t * sw, const uint32_t pos,
+                                                                  const block_q8_1 * yc, const float d_w) {
+    uint32_t    win = bitcos_cuda_signs32(sw, pos);
+    const int * q   = (const int *) yc->qs;  // 4-byte aligned: qs sits at offset 4 of 36
+    int         sumi = 0;
+#pragma unroll
+    for (int g = 0; g < BITCOS_CUDA_CHUNK / 4; ++g) {
+        const uint32_t nib = (m >> (4 * g)) & 15u;
+        sumi = BITCOS_CUDA_DP4A((int) table[nib | (win & 15u) << 4], q[g], sumi);
+#if BITCOS_CUDA_MUTATE_CURSOR == 1
+        win >>= 4;
+#else
+        win >>= __popc(nib);
+#endif
+    }
+    const float d = __fmul_rn(d_w, __low2float(yc->ds));
+#if BITCOS_CUDA_MUTATE_ORDER == 1
+    return fmaf(__int2float_rn(sumi), d, sumf);
+#else
+    return __fadd_rn(sumf, __fmul_rn(__int2float_rn(sumi), d));
+#endif
+}

@@ -1,0 +1,270 @@
+// CPU harness for kernels/cuda/bitcos_cuda.cuh (a test aid, not part of the
+// patch). kernels/cuda_test.go builds it with g++ and drives it:
+//
+//   harness IN.bin OUT.bin
+//
+// It runs the header's functions over the launch geometry the header describes:
+// per row a warp of 32 simulated lanes in lockstep, ggml's warp_prefix_inclusive_sum
+// and warp_reduce_sum transcribed over those lanes (shfl_up / shfl_xor with width 32).
+// It also runs a transcription of ggml-cuda's quantize_q8_1 kernel (quantize.cu),
+// so the Go twin of the activation quantizer is checked against it.
+//
+// IN.bin (little-endian): "BCCU", u32 ncases, then per case
+//   i32 k, rows, ncols, per_tensor; f32 d32; u32 sign_bytes;
+//   bitmap[rows*k/8]; signs[sign_bytes]; i32 rowidx[rows+1];
+//   u16 d16[rows*k/256] (absent when per_tensor);
+//   block_q8_1 [ncols][k/32] (36 bytes each); f32 x[ncols][k]
+// OUT.bin: u32 table[256] (bitcos_cuda_table), then per case
+//   f32 dot[ncols][rows] (with the given q8_1 blocks);
+//   block_q8_1 [ncols][k/32] quantized from x by the quantize_q8_1 transcription
+//
+// The bitmap and the sign stream end right before an inaccessible page, so a read
+// past them crashes the run instead of going unnoticed.
+
+#include "cuda_shim.h"
+// the shim goes first: the header uses its types
+#include "../bitcos_cuda.cuh"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int W = BITCOS_CUDA_LANES;
+
+[[noreturn]] void die(const std::string & msg) {
+    std::fprintf(stderr, "harness: %s\n", msg.c_str());
+    std::exit(2);
+}
+
+struct reader {
+    FILE * f;
+
+    template <typename T> T get() {
+        T v;
+        if (std::fread(&v, sizeof v, 1, f) != 1) {
+            die("short input");
+        }
+        return v;
+    }
+
+    void bytes(void * p, size_t n) {
+        if (n != 0 && std::fread(p, 1, n, f) != n) {
+            die("short input");
+        }
+    }
+};
+
+// n bytes, 4-byte aligned, ending right before a PROT_NONE page (bytes up to the
+// next multiple of 4 stay readable: aligned word loads may touch them).
+struct guarded {
+    void *    map = nullptr;
+    size_t    len = 0;
+    uint8_t * p   = nullptr;
+
+    explicit guarded(size_t n) {
+        const size_t page = (size_t) sysconf(_SC_PAGESIZE);
+        const size_t n4   = (n + 3) / 4 * 4;
+        const size_t body = (n4 + page - 1) / page * page;
+        len               = body + page;
+        map               = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (map == MAP_FAILED) {
+            die("mmap");
+        }
+        if (mprotect((uint8_t *) map + body, page, PROT_NONE) != 0) {
+            die("mprotect");
+        }
+        p = (uint8_t *) map + body - n4;
+    }
+
+    guarded(const guarded &)             = delete;
+    guarded & operator=(const guarded &) = delete;
+
+    ~guarded() { munmap(map, len); }
+};
+
+template <typename T> void put(FILE * f, const T * p, size_t n) {
+    if (n != 0 && std::fwrite(p, sizeof(T), n, f) != n) {
+        die("short write");
+    }
+}
+
+// ggml's warp_prefix_inclusive_sum<int, 32>: for offset 1, 2, 4, 8, 16, lane l
+// adds lane l - offset's value (__shfl_up_sync) when l >= offset.
+void warp_prefix_inclusive_sum(int x[W]) {
+    for (int offset = 1; offset < W; offset <<= 1) {
+        int t[W];
+        for (int l = 0; l < W; ++l) {
+            t[l] = l >= offset ? x[l - offset] : x[l];  // shfl_up returns the own value below offset
+        }
+        for (int l = 0; l < W; ++l) {
+            if (l >= offset) {
+                x[l] += t[l];
+            }
+        }
+    }
+}
+
+// ggml's warp_reduce_sum<32> (int or float): for offset 16, 8, 4, 2, 1,
+// x += __shfl_xor_sync(x, offset), all lanes at once.
+template <typename T> void warp_reduce_sum(T x[W]) {
+    for (int offset = W / 2; offset > 0; offset >>= 1) {
+        T t[W];
+        for (int l = 0; l < W; ++l) {
+            t[l] = x[l ^ offset];
+        }
+        for (int l = 0; l < W; ++l) {
+            x[l] += t[l];
+        }
+    }
+}
+
+// ggml's warp_reduce_max<32>(float): x = fmaxf(x, __shfl_xor_sync(x, offset)).
+void warp_reduce_max(float x[W]) {
+    for (int offset = W / 2; offset > 0; offset >>= 1) {
+        float t[W];
+        for (int l = 0; l < W; ++l) {
+            t[l] = x[l ^ offset];
+        }
+        for (int l = 0; l < W; ++l) {
+            x[l] = std::fmax(x[l], t[l]);
+        }
+    }
+}
+
+// One row's dot product: the caller's loop of bitcos_cuda.cuh, lane by lane.
+float row_dot(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16,
+              const float * d32, const block_q8_1 * y, int k, int r) {
+    const int        nchunks = k / BITCOS_CUDA_CHUNK;
+    const uint32_t * bm      = bitmap + (size_t) r * nchunks;
+    const half *     d16_r   = d16 != nullptr ? d16 + (size_t) r * (k / BITCOS_CUDA_QK) : nullptr;
+    uint32_t         cur[W];
+    const uint32_t * sw[W];
+    float            sumf[W];
+    for (int lane = 0; lane < W; ++lane) {
+        sw[lane]   = bitcos_cuda_row_signs(signs, rows[r], cur[lane]);
+        sumf[lane] = 0.0f;
+    }
+    for (int c0 = 0; c0 < nchunks; c0 += W) {
+        uint32_t m[W];
+        int      pc[W], incl[W], total[W];
+        for (int lane = 0; lane < W; ++lane) {
+            m[lane]  = bitcos_cuda_word(bm, c0 + lane, nchunks);
+            pc[lane] = __popc(m[lane]);
+            incl[lane] = total[lane] = pc[lane];
+        }
+        warp_prefix_inclusive_sum(incl);
+        warp_reduce_sum(total);
+        for (int lane = 0; lane < W; ++lane) {
+            const int c = c0 + lane;
+            if (c < nchunks) {
+                sumf[lane] = bitcos_cuda_vec_dot_chunk(sumf[lane], bitcos_cuda_table, m[lane], sw[lane],
+                                                       bitcos_cuda_lane_pos(cur[lane], incl[lane], pc[lane]), y + c,
+                                                       bitcos_cuda_scale(d16_r, d32, c));
+            }
+            cur[lane] += (uint32_t) total[lane];
+        }
+    }
+    warp_reduce_sum(sumf);
+    for (int lane = 1; lane < W; ++lane) {
+        if (std::memcmp(&sumf[lane], &sumf[0], 4) != 0) {
+            die("lanes disagree after warp_reduce_sum");
+        }
+    }
+    return sumf[0];
+}
+
+// ggml-cuda's quantize_q8_1 (quantize.cu) for one block of 32: lane i holds x[i];
+// amax and sum by the warp reductions of width 32; d = amax/127, q = roundf(x/d)
+// (0 when amax == 0), ds = make_half2(d, sum).
+void quantize_q8_1(const float * x, block_q8_1 * y) {
+    float amax[W], sum[W];
+    for (int l = 0; l < W; ++l) {
+        amax[l] = std::fabs(x[l]);
+        sum[l]  = x[l];
+    }
+    warp_reduce_max(amax);
+    warp_reduce_sum(sum);
+    for (int l = 0; l < W; ++l) {
+        const float d = amax[l] / 127.0f;
+        y->qs[l]      = amax[l] == 0.0f ? 0 : (int8_t) std::roundf(x[l] / d);
+    }
+    y->ds = make_half2(amax[0] / 127.0f, sum[0]);
+}
+
+void run_case(reader & in, FILE * out) {
+    const int   k          = in.get<int32_t>();
+    const int   rows       = in.get<int32_t>();
+    const int   ncols      = in.get<int32_t>();
+    const int   per_tensor = in.get<int32_t>();
+    const float d32        = in.get<float>();
+    const auto  sign_bytes = in.get<uint32_t>();
+    if (k <= 0 || k % BITCOS_CUDA_QK != 0 || rows < 0 || ncols < 1) {
+        die("bad case header");
+    }
+    const size_t nb = (size_t) k / QK8_1;
+
+    guarded bitmap((size_t) rows * k / 8);
+    guarded signs(sign_bytes);
+    in.bytes(bitmap.p, (size_t) rows * k / 8);
+    in.bytes(signs.p, sign_bytes);
+    std::vector<int32_t> rowidx(rows + 1);
+    in.bytes(rowidx.data(), rowidx.size() * 4);
+    std::vector<half> d16;
+    if (!per_tensor) {
+        d16.resize((size_t) rows * (k / BITCOS_CUDA_QK));
+        in.bytes(d16.data(), d16.size() * 2);
+    }
+    std::vector<block_q8_1> y((size_t) ncols * nb);
+    in.bytes(y.data(), y.size() * sizeof(block_q8_1));
+    std::vector<float> x((size_t) ncols * k);
+    in.bytes(x.data(), x.size() * 4);
+
+    std::vector<float> dot((size_t) ncols * rows);
+    for (int c = 0; c < ncols; ++c) {
+        for (int r = 0; r < rows; ++r) {
+            dot[(size_t) c * rows + r] = row_dot((const uint32_t *) bitmap.p, (const uint32_t *) signs.p, rowidx.data(),
+                                                 per_tensor ? nullptr : d16.data(), &d32, y.data() + (size_t) c * nb, k, r);
+        }
+    }
+    put(out, dot.data(), dot.size());
+
+    std::vector<block_q8_1> yq(y.size());
+    std::memset((void *) yq.data(), 0xAA, yq.size() * sizeof(block_q8_1));
+    for (size_t b = 0; b < yq.size(); ++b) {
+        quantize_q8_1(x.data() + b * QK8_1, &yq[b]);
+    }
+    put(out, yq.data(), yq.size());
+}
+
+}  // namespace
+
+int main(int argc, char ** argv) {
+    if (argc != 3) {
+        die("usage: harness IN.bin OUT.bin");
+    }
+    FILE * fin  = std::fopen(argv[1], "rb");
+    FILE * fout = std::fopen(argv[2], "wb");
+    if (!fin || !fout) {
+        die("cannot open files");
+    }
+    reader in{ fin };
+    if (in.get<uint32_t>() != 0x55434342u) {  // "BCCU"
+        die("bad magic");
+    }
+    const uint32_t ncases = in.get<uint32_t>();
+    put(fout, bitcos_cuda_table, 256);
+    for (uint32_t c = 0; c < ncases; ++c) {
+        run_case(in, fout);
+    }
+    if (std::fclose(fout) != 0) {
+        die("close");
+    }
+    std::fclose(fin);
+    return 0;
+}

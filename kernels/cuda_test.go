@@ -1,0 +1,330 @@
+package kernels
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"unsafe"
+)
+
+// The CUDA device functions (kernels/cuda/bitcos_cuda.cuh) run on the CPU:
+// kernels/cuda/harness compiles them with g++ through a small CUDA shim and
+// runs them over the kernel's geometry (32 simulated lanes per row, ggml's
+// warp scan and reductions transcribed); the results must equal
+// VecDotQ8_1CUDA bit for bit. No GPU and no CUDA toolkit are needed.
+
+var cudaSources = []string{
+	filepath.Join("cuda", "bitcos_cuda.cuh"),
+	filepath.Join("cuda", "harness", "cuda_shim.h"),
+	filepath.Join("cuda", "harness", "harness.cpp"),
+}
+
+// buildCudaHarness compiles the harness with extra -D flags (the mutations).
+func buildCudaHarness(t *testing.T, out string, defs ...string) {
+	t.Helper()
+	if _, err := exec.LookPath("g++"); err != nil {
+		t.Skip("no g++ to build kernels/cuda/harness")
+	}
+	// read the sources here so that go test's cache knows them (g++ reads them
+	// in another process: an edit would otherwise give a cached PASS)
+	for _, f := range cudaSources {
+		if _, err := os.ReadFile(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := append([]string{"-std=c++17", "-O1", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror",
+		"-Wno-unknown-pragmas"}, defs...)
+	args = append(args, filepath.Join("cuda", "harness", "harness.cpp"), "-o", out)
+	if b, err := exec.Command("g++", args...).CombinedOutput(); err != nil {
+		t.Fatalf("building the CUDA harness %v: %v\n%s", defs, err, b)
+	}
+}
+
+// cudaCase: a BITCOS matrix from the real encoder, ncols activation columns
+// (floats and their QuantizeQ8_1CUDA blocks).
+type cudaCase struct {
+	m *testRows
+	z float64
+	x []float32   // ncols * k
+	y []BlockQ8_1 // ncols * k/32
+}
+
+func (c *cudaCase) ncols() int { return len(c.x) / c.m.k }
+
+// cudaZs: the zero densities every row length is run at; every third row of
+// each matrix is all zero whatever z.
+var cudaZs = []float64{0, 0.15, 0.3, 0.45, 0.6}
+
+// cudaCases: syclKs (24 row lengths, 256..32768, odd block counts among them)
+// x cudaZs, odd row counts 3..7, fp16 scales with zero (+0, -0) and subnormal
+// blocks or (every fourth matrix) a per-tensor f32 scale, 1 to 3 columns.
+func cudaCases(t testing.TB, seed uint64, ks []int) []*cudaCase {
+	rng := rand.New(rand.NewPCG(seed, 24))
+	var cases []*cudaCase
+	for i, k := range ks {
+		for j, z := range cudaZs {
+			n := i*len(cudaZs) + j
+			rows := max(3, min(7, 24000/k)) | 1
+			m := makeRows(t, rng, k, rows, []float64{z, 1, z}, n%4 == 3)
+			ncols := 1 + n%3
+			x := syclActivations(rng, k, ncols)
+			for b := range len(x) / QK8_1 { // now and then an all-zero q8_1 block
+				if rng.IntN(16) == 0 {
+					clear(x[b*QK8_1 : (b+1)*QK8_1])
+				}
+			}
+			y := make([]BlockQ8_1, len(x)/QK8_1)
+			QuantizeQ8_1CUDA(x, y)
+			cases = append(cases, &cudaCase{m: m, z: z, x: x, y: y})
+		}
+	}
+	return cases
+}
+
+func q81Bytes(y []BlockQ8_1) []byte {
+	if len(y) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&y[0])), len(y)*int(unsafe.Sizeof(y[0])))
+}
+
+func writeCudaCases(w io.Writer, cases []*cudaCase) error {
+	var b bytes.Buffer
+	le := binary.LittleEndian
+	b.WriteString("BCCU")
+	b.Write(le.AppendUint32(nil, uint32(len(cases))))
+	for _, c := range cases {
+		m := c.m
+		perTensor := int32(0)
+		if m.d16 == nil {
+			perTensor = 1
+		}
+		for _, v := range []any{int32(m.k), int32(m.rows), int32(c.ncols()), perTensor, m.d32, uint32(len(m.signs))} {
+			if err := binary.Write(&b, le, v); err != nil {
+				return err
+			}
+		}
+		b.Write(m.bitmap)
+		b.Write(m.signs)
+		for _, v := range []any{m.off, m.d16} {
+			if err := binary.Write(&b, le, v); err != nil {
+				return err
+			}
+		}
+		b.Write(q81Bytes(c.y))
+		if err := binary.Write(&b, le, c.x); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+type cudaResult struct {
+	dot []float32 // ncols * rows
+	q81 []byte    // the harness's quantize_q8_1 of x
+}
+
+// runCudaHarness runs the cases; it returns the nibble table and the results,
+// or the harness's failure.
+func runCudaHarness(t *testing.T, harness string, cases []*cudaCase) ([256]uint32, []cudaResult, error) {
+	t.Helper()
+	var table [256]uint32
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in.bin"), filepath.Join(dir, "out.bin")
+	var buf bytes.Buffer
+	if err := writeCudaCases(&buf, cases); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(in, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := exec.Command(harness, in, out).CombinedOutput(); err != nil {
+		return table, nil, fmt.Errorf("harness: %w\n%s", err, b)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := bytes.NewReader(raw)
+	le := binary.LittleEndian
+	if err := binary.Read(r, le, &table); err != nil {
+		t.Fatal(err)
+	}
+	var res []cudaResult
+	for _, c := range cases {
+		cr := cudaResult{dot: make([]float32, c.ncols()*c.m.rows), q81: make([]byte, len(q81Bytes(c.y)))}
+		if err := binary.Read(r, le, cr.dot); err != nil {
+			t.Fatalf("case k=%d: %v", c.m.k, err)
+		}
+		if _, err := io.ReadFull(r, cr.q81); err != nil {
+			t.Fatalf("case k=%d: %v", c.m.k, err)
+		}
+		res = append(res, cr)
+	}
+	if r.Len() != 0 {
+		t.Fatal("trailing harness output")
+	}
+	return table, res, nil
+}
+
+// cudaDotMismatches counts the dot products that differ from VecDotQ8_1CUDA
+// in any bit, reporting the first few.
+func cudaDotMismatches(t *testing.T, cases []*cudaCase, res []cudaResult, report int) int {
+	t.Helper()
+	bad := 0
+	for i, c := range cases {
+		m, nb := c.m, c.m.k/QK8_1
+		for col := range c.ncols() {
+			y := c.y[col*nb : (col+1)*nb]
+			for r := range m.rows {
+				want := VecDotQ8_1CUDA(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.d32, y)
+				got := res[i].dot[col*m.rows+r]
+				if math.Float32bits(got) != math.Float32bits(want) {
+					if bad < report {
+						t.Errorf("k=%d z=%v rows=%d col %d row %d: harness %v (%#x), VecDotQ8_1CUDA %v (%#x)",
+							m.k, c.z, m.rows, col, r, got, math.Float32bits(got), want, math.Float32bits(want))
+					}
+					bad++
+				}
+			}
+		}
+	}
+	return bad
+}
+
+// cudaTableEntry is the rule of bitcos_cuda_table: key = presence nibble p |
+// signs s << 4, present weight i in byte i as +1 (0x01) or -1 (0xff), the
+// k-th present weight taking sign bit k.
+func cudaTableEntry(key int) uint32 {
+	p, s := key&15, key>>4
+	var v uint32
+	for i := range 4 {
+		if p>>i&1 != 0 {
+			b := uint32(0x01)
+			if s&1 != 0 {
+				b = 0xff
+			}
+			v |= b << (8 * i)
+			s >>= 1
+		}
+	}
+	return v
+}
+
+func TestCudaKernelHarness(t *testing.T) {
+	harness := filepath.Join(t.TempDir(), "harness")
+	buildCudaHarness(t, harness)
+	cases := cudaCases(t, 1, syclKs)
+	table, res, err := runCudaHarness(t, harness, cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, got := range table {
+		if want := cudaTableEntry(key); got != want {
+			t.Fatalf("bitcos_cuda_table[%#x] = %#08x, want %#08x", key, got, want)
+		}
+	}
+	if bad := cudaDotMismatches(t, cases, res, 5); bad != 0 {
+		t.Fatalf("%d dot products differ from VecDotQ8_1CUDA", bad)
+	}
+	dots, weights, zeroRows := 0, 0, 0
+	for i, c := range cases {
+		dots += c.ncols() * c.m.rows
+		weights += c.ncols() * c.m.rows * c.m.k
+		zeroRows += (c.m.rows + 1) / 3
+		if want := q81Bytes(c.y); !bytes.Equal(res[i].q81, want) {
+			for j := range want {
+				if res[i].q81[j] != want[j] {
+					t.Fatalf("k=%d: q8_1 byte %d (block %d, offset %d): quantize.cu transcription %#x, QuantizeQ8_1CUDA %#x",
+						c.m.k, j, j/36, j%36, res[i].q81[j], want[j])
+				}
+			}
+		}
+	}
+	t.Logf("%d row lengths x %d zero densities = %d matrices (%d all-zero rows), %d dot products over %d weights: bit-exact; "+
+		"nibble table and q8_1 quantization bit-exact", len(syclKs), len(cudaZs), len(cases), zeroRows, dots, weights)
+}
+
+// TestCudaBrokenKernelFails: the comparison catches a broken cursor advance
+// (BITCOS_CUDA_MUTATE_CURSOR=1: the sign window moves by 4 per nibble; =2: a
+// lane starts at its inclusive prefix) and another float order
+// (BITCOS_CUDA_MUTATE_ORDER=1: fmaf).
+func TestCudaBrokenKernelFails(t *testing.T) {
+	cases := cudaCases(t, 2, []int{256, 768, 2560, 6912})
+	total := 0
+	for _, c := range cases {
+		total += c.ncols() * c.m.rows
+	}
+	for _, def := range []string{"-DBITCOS_CUDA_MUTATE_CURSOR=1", "-DBITCOS_CUDA_MUTATE_CURSOR=2", "-DBITCOS_CUDA_MUTATE_ORDER=1"} {
+		harness := filepath.Join(t.TempDir(), "harness")
+		buildCudaHarness(t, harness, def)
+		_, res, err := runCudaHarness(t, harness, cases)
+		if err != nil {
+			// a broken cursor may also read past the sign stream's guard page
+			t.Logf("%s: the harness fails: %.80s", def, err)
+			continue
+		}
+		bad := cudaDotMismatches(t, cases, res, 0)
+		if bad == 0 {
+			t.Fatalf("%s: no dot product differs from VecDotQ8_1CUDA: the comparison cannot fail", def)
+		}
+		t.Logf("%s: %d of %d dot products differ, as they must", def, bad, total)
+	}
+}
+
+// TestCudaHeaderHipcc compiles the header as HIP device code (the AMD side of
+// ggml-cuda) when hipcc is installed.
+func TestCudaHeaderHipcc(t *testing.T) {
+	hipcc, err := exec.LookPath("hipcc")
+	if err != nil {
+		t.Skip("no hipcc (Debian: apt-get install hipcc): the header's HIP compile check did not run")
+	}
+	hdr, err := filepath.Abs(filepath.Join("cuda", "bitcos_cuda.cuh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.ReadFile(hdr); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "check.cpp")
+	// ggml-cuda's common.cuh provides block_q8_1 and ggml_cuda_dp4a; this
+	// stands in for it (gfx906's sdot4, as ggml-cuda uses there)
+	code := `#include <hip/hip_runtime.h>
+#include <hip/hip_fp16.h>
+#include <cstdint>
+struct block_q8_1 { half2 ds; int8_t qs[32]; };
+static __device__ __forceinline__ int ggml_cuda_dp4a(const int a, const int b, int c) {
+    return __builtin_amdgcn_sdot4(a, b, c, false);
+}
+#include "` + hdr + `"
+__global__ void bitcos_check(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16,
+                             const float * d32, const block_q8_1 * y, float * out, int k) {
+    const int nchunks = k / BITCOS_CUDA_CHUNK;
+    const int lane = threadIdx.x % BITCOS_CUDA_LANES;
+    uint32_t cur;
+    const uint32_t * sw = bitcos_cuda_row_signs(signs, rows[blockIdx.x], cur);
+    const uint32_t m = bitcos_cuda_word(bitmap + (size_t) blockIdx.x * nchunks, lane, nchunks);
+    const int pc = __popc(m);
+    out[blockIdx.x * 32 + lane] = bitcos_cuda_vec_dot_chunk(0.0f, bitcos_cuda_table, m, sw,
+        bitcos_cuda_lane_pos(cur, pc, pc), y + lane, bitcos_cuda_scale(d16, d32, lane));
+}
+`
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(hipcc, "-c", "--offload-arch=gfx906", "--cuda-device-only", "-O3", "-Wall", "-Werror",
+		src, "-o", filepath.Join(dir, "check.o"))
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("hipcc: %v\n%s", err, b)
+	}
+	t.Logf("hipcc -c --offload-arch=gfx906 --cuda-device-only: the header compiles as HIP device code")
+}
