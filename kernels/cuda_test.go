@@ -101,22 +101,8 @@ func writeCudaCases(w io.Writer, cases []*cudaCase) error {
 	b.WriteString("BCCU")
 	b.Write(le.AppendUint32(nil, uint32(len(cases))))
 	for _, c := range cases {
-		m := c.m
-		perTensor := int32(0)
-		if m.d16 == nil {
-			perTensor = 1
-		}
-		for _, v := range []any{int32(m.k), int32(m.rows), int32(c.ncols()), perTensor, m.d32, uint32(len(m.signs))} {
-			if err := binary.Write(&b, le, v); err != nil {
-				return err
-			}
-		}
-		b.Write(m.bitmap)
-		b.Write(m.signs)
-		for _, v := range []any{m.off, m.d16} {
-			if err := binary.Write(&b, le, v); err != nil {
-				return err
-			}
+		if err := writeHarnessRows(&b, c.m, int32(c.ncols())); err != nil {
+			return err
 		}
 		b.Write(q81Bytes(c.y))
 		if err := binary.Write(&b, le, c.x); err != nil {

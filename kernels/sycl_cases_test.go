@@ -93,23 +93,8 @@ func writeSyclCases(w io.Writer, cases []*syclCase) error {
 	b.WriteString("BCSY")
 	b.Write(le.AppendUint32(nil, uint32(len(cases))))
 	for _, c := range cases {
-		m := c.m
-		perTensor := int32(0)
-		if m.d16 == nil {
-			perTensor = 1
-		}
-		for _, v := range []any{int32(m.k), int32(m.rows), int32(c.ncols()), int32(len(c.idx)), perTensor,
-			m.d32, uint32(len(m.signs))} {
-			if err := binary.Write(&b, le, v); err != nil {
-				return err
-			}
-		}
-		b.Write(m.bitmap)
-		b.Write(m.signs)
-		for _, v := range []any{m.off, m.d16} {
-			if err := binary.Write(&b, le, v); err != nil {
-				return err
-			}
+		if err := writeHarnessRows(&b, c.m, int32(c.ncols()), int32(len(c.idx))); err != nil {
+			return err
 		}
 		b.Write(q8KBytes(c.y))
 		for _, v := range []any{c.x, c.idx} {
@@ -164,4 +149,31 @@ func readSyclResults(r io.Reader, cases []*syclCase) (sg uint32, out []syclResul
 		return 0, nil, fmt.Errorf("trailing output")
 	}
 	return sg, out, nil
+}
+
+// writeHarnessRows writes a BITCOS matrix as the SYCL and CUDA harnesses read
+// it: k, rows, the harness's own counts (mid), per-tensor flag, d32, the sign
+// stream's length, then bitmap, signs, row offsets and fp16 scales.
+func writeHarnessRows(b *bytes.Buffer, m *testRows, mid ...int32) error {
+	perTensor := int32(0)
+	if m.d16 == nil {
+		perTensor = 1
+	}
+	head := []any{int32(m.k), int32(m.rows)}
+	for _, v := range mid {
+		head = append(head, v)
+	}
+	for _, v := range append(head, perTensor, m.d32, uint32(len(m.signs))) {
+		if err := binary.Write(b, binary.LittleEndian, v); err != nil {
+			return err
+		}
+	}
+	b.Write(m.bitmap)
+	b.Write(m.signs)
+	for _, v := range []any{m.off, m.d16} {
+		if err := binary.Write(b, binary.LittleEndian, v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
