@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"testing"
 	"unsafe"
+
+	"github.com/gguf-bitcos/gguf-bitcos/format"
 )
 
 // The CUDA device functions (kernels/cuda/bitcos_cuda.cuh) run on the CPU:
@@ -116,6 +118,7 @@ func writeCudaCases(w io.Writer, cases []*cudaCase) error {
 type cudaResult struct {
 	dot []float32 // ncols * rows
 	q81 []byte    // the harness's quantize_q8_1 of x
+	q20 []byte    // bitcos_cuda_chunk_to_q2_0's Q2_0 blocks (rows * k/64 * 18), nil with an f32 scale
 }
 
 // runCudaHarness runs the cases; it returns the nibble table and the results,
@@ -153,6 +156,12 @@ func runCudaHarness(t *testing.T, harness string, cases []*cudaCase) ([256]uint3
 		if _, err := io.ReadFull(r, cr.q81); err != nil {
 			t.Fatalf("case k=%d: %v", c.m.k, err)
 		}
+		if c.m.d16 != nil {
+			cr.q20 = make([]byte, c.m.rows*c.m.k/64*18)
+			if _, err := io.ReadFull(r, cr.q20); err != nil {
+				t.Fatalf("case k=%d: %v", c.m.k, err)
+			}
+		}
 		res = append(res, cr)
 	}
 	if r.Len() != 0 {
@@ -184,6 +193,45 @@ func cudaDotMismatches(t *testing.T, cases []*cudaCase, res []cudaResult, report
 		}
 	}
 	return bad
+}
+
+// cudaQ2_0 is the Go encoder's Q2_0 (format.Q2_0, the bytes of ggml's
+// quantize_row_q2_0_ref) of the case's ternary values, each 64-weight block
+// taking the fp16 scale of its 256-block.
+func cudaQ2_0(t *testing.T, m *testRows) []byte {
+	t.Helper()
+	per64 := make([]uint16, m.rows*m.k/64)
+	for i := range per64 {
+		per64[i] = m.d16[i*64/QK_K]
+	}
+	want := make([]byte, m.rows*m.k/64*18)
+	if err := format.Q2_0.Encode(m.p, &format.Scales{Group: 64, F16: per64}, want); err != nil {
+		t.Fatal(err)
+	}
+	return want
+}
+
+// cudaQ2_0Mismatches counts the fp16-scaled cases whose Q2_0 decode differs
+// from cudaQ2_0 in any byte, reporting the first few; it also returns the
+// number of fp16-scaled cases and Q2_0 blocks compared.
+func cudaQ2_0Mismatches(t *testing.T, cases []*cudaCase, res []cudaResult, report int) (bad, n, blocks int) {
+	t.Helper()
+	for i, c := range cases {
+		if c.m.d16 == nil {
+			continue
+		}
+		n++
+		want := cudaQ2_0(t, c.m)
+		blocks += len(want) / 18
+		if j := firstDiff(res[i].q20, want); j >= 0 {
+			if bad < report {
+				t.Errorf("k=%d z=%v rows=%d: Q2_0 byte %d (block %d, offset %d) is %#02x, Q2_0 encoder %#02x",
+					c.m.k, c.z, c.m.rows, j, j/18, j%18, res[i].q20[j], want[j])
+			}
+			bad++
+		}
+	}
+	return bad, n, blocks
 }
 
 // cudaTableEntry is the rule of bitcos_cuda_table: key = presence nibble p |
@@ -235,8 +283,13 @@ func TestCudaKernelHarness(t *testing.T) {
 			}
 		}
 	}
+	bad, nq, blocks := cudaQ2_0Mismatches(t, cases, res, 5)
+	if bad != 0 {
+		t.Fatalf("%d of %d Q2_0 decodes differ from the Q2_0 encoder", bad, nq)
+	}
 	t.Logf("%d row lengths x %d zero densities = %d matrices (%d all-zero rows), %d dot products over %d weights: bit-exact; "+
-		"nibble table and q8_1 quantization bit-exact", len(syclKs), len(cudaZs), len(cases), zeroRows, dots, weights)
+		"nibble table and q8_1 quantization bit-exact; Q2_0 decode of the %d fp16-scaled matrices (%d blocks) byte-exact",
+		len(syclKs), len(cudaZs), len(cases), zeroRows, dots, weights, nq, blocks)
 }
 
 // TestCudaBrokenKernelFails: the comparison catches a broken cursor advance
@@ -262,7 +315,15 @@ func TestCudaBrokenKernelFails(t *testing.T) {
 		if bad == 0 {
 			t.Fatalf("%s: no dot product differs from VecDotQ8_1CUDA: the comparison cannot fail", def)
 		}
-		t.Logf("%s: %d of %d dot products differ, as they must", def, bad, total)
+		qbad, nq, _ := cudaQ2_0Mismatches(t, cases, res, 0)
+		if def == "-DBITCOS_CUDA_MUTATE_ORDER=1" { // no float op in the decode
+			if qbad != 0 {
+				t.Fatalf("%s: %d of %d Q2_0 decodes differ, though the decode has no float op", def, qbad, nq)
+			}
+		} else if qbad == 0 {
+			t.Fatalf("%s: no Q2_0 decode differs from the Q2_0 encoder: the comparison cannot fail", def)
+		}
+		t.Logf("%s: %d of %d dot products and %d of %d Q2_0 decodes differ, as they must", def, bad, total, qbad, nq)
 	}
 }
 
@@ -288,6 +349,7 @@ func TestCudaHeaderHipcc(t *testing.T) {
 #include <hip/hip_fp16.h>
 #include <cstdint>
 struct block_q8_1 { half2 ds; int8_t qs[32]; };
+struct block_q2_0 { half d; uint8_t qs[16]; };
 static __device__ __forceinline__ int ggml_cuda_dp4a(const int a, const int b, int c) {
     return __builtin_amdgcn_sdot4(a, b, c, false);
 }
@@ -302,6 +364,17 @@ __global__ void bitcos_check(const uint32_t * bitmap, const uint32_t * signs, co
     const int pc = __popc(m);
     out[blockIdx.x * 32 + lane] = bitcos_cuda_vec_dot_chunk(0.0f, bitcos_cuda_table, m, sw,
         bitcos_cuda_lane_pos(cur, pc, pc), y + lane, bitcos_cuda_scale(d16, d32, lane));
+}
+__global__ void bitcos_check_q2_0(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16,
+                                  block_q2_0 * dst, int k) {
+    const int nchunks = k / BITCOS_CUDA_CHUNK;
+    const int lane = threadIdx.x % BITCOS_CUDA_LANES;
+    uint32_t cur;
+    const uint32_t * sw = bitcos_cuda_row_signs(signs, rows[blockIdx.x], cur);
+    const uint32_t m = bitcos_cuda_word(bitmap + (size_t) blockIdx.x * nchunks, lane, nchunks);
+    const int pc = __popc(m);
+    bitcos_cuda_chunk_to_q2_0(dst + (size_t) blockIdx.x * (k / 64), bitcos_cuda_table, m, sw,
+        bitcos_cuda_lane_pos(cur, pc, pc), d16 + (size_t) blockIdx.x * (k / 256), lane);
 }
 `
 	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {

@@ -1,8 +1,10 @@
-// BITCOS x Q8_1 mat-vec for ggml-cuda (CUDA and HIP): __device__ functions only.
+// BITCOS x Q8_1 mat-vec for ggml-cuda (CUDA and HIP), and BITCOS -> Q2_0 decode
+// for its batch path (at the end): __device__ functions only.
 //
-// ggml-cuda includes this file (after common.cuh: block_q8_1, half, ggml_cuda_dp4a)
-// and carries it byte for byte; kernels/cuda_test.go runs it on the CPU through
-// kernels/cuda/harness against the Go reference kernels.VecDotQ8_1CUDA.
+// ggml-cuda includes this file (after common.cuh: block_q8_1, block_q2_0, half,
+// ggml_cuda_dp4a) and carries it byte for byte; kernels/cuda_test.go runs it on
+// the CPU through kernels/cuda/harness against the Go reference
+// kernels.VecDotQ8_1CUDA and the Go Q2_0 encoder.
 // kernels/cuda/README.md argues the design. No threadIdx, blockIdx or shuffles in
 // here: the lane and row are the caller's, and so are the warp scan and reductions
 // (ggml's own warp_prefix_inclusive_sum and warp_reduce_sum).
@@ -58,7 +60,7 @@
 
 // Test hooks only (kernels/cuda_test.go builds with them to prove its comparison
 // can fail): MUTATE_CURSOR 1 = the sign window moves by 4 per nibble instead of
-// popcount(nibble); 2 = a lane starts at its inclusive prefix, skipping its own
+// popcount(nibble) (in the mat-vec and the Q2_0 decode); 2 = a lane starts at its inclusive prefix, skipping its own
 // word's signs. MUTATE_ORDER 1 = one fused fmaf instead of the rounded multiply
 // and add.
 #ifndef BITCOS_CUDA_MUTATE_CURSOR
@@ -177,4 +179,42 @@ static __device__ __forceinline__ float bitcos_cuda_vec_dot_chunk(const float su
 #else
     return __fadd_rn(sumf, __fmul_rn(__int2float_rn(sumi), d));
 #endif
+}
+
+// BITCOS -> Q2_0 (ggml type 42) for ggml-cuda's batch path: the glue decodes a
+// weight into Q2_0 blocks in a scratch buffer and runs Q2_0's own kernels on it.
+// block_q2_0 (ggml-common.h): {half d; uint8_t qs[16]}, 64 weights, weight j of a
+// block in bits 2*(j%4) of qs[j/4] as the code t + 1 (0 = -1, 1 = 0, 2 = +1). One
+// lane per chunk c, in the mat-vec's geometry and with its sign cursor (the same
+// loop as above with this call in place of bitcos_cuda_vec_dot_chunk, no float
+// reduction): it writes the chunk's 8 bytes qs[8*(c%2) .. 8*(c%2)+7] of block c/2
+// of dst_row (the row's K/64 blocks), and the lane with c even the block's d, the
+// fp16 scale of its 256-block d16_row[c/8], bits unchanged (so the four blocks of
+// a 256-block share it). fp16-scaled weights only: a per-tensor f32 scale has no
+// exact Q2_0 form, so the glue does not call this for those (they stay native).
+// Every byte of dst_row is written once; no float op.
+static __device__ __forceinline__ void bitcos_cuda_chunk_to_q2_0(block_q2_0 * dst_row, const uint32_t * table,
+                                                                 const uint32_t m, const uint32_t * sw,
+                                                                 const uint32_t pos, const half * d16_row,
+                                                                 const int c) {
+    block_q2_0 * b   = dst_row + c / 2;
+    uint8_t *    qs  = b->qs + 8 * (c & 1);
+    uint32_t     win = bitcos_cuda_signs32(sw, pos);
+#pragma unroll
+    for (int g = 0; g < BITCOS_CUDA_CHUNK / 4; ++g) {
+        const uint32_t nib = (m >> (4 * g)) & 15u;
+        const uint32_t t   = table[nib | (win & 15u) << 4];   // bytes 0x00, 0x01 or 0xff
+        const uint32_t x   = t & 0x01010101u;                 // 1 in the bytes of present weights
+        const uint32_t n   = (t >> 1) & 0x01010101u;          // 1 in the bytes of negative ones
+        const uint32_t q   = (~x & 0x01010101u) | (x & ~n) << 1;  // code t + 1 in bits 0-1 of each byte
+        qs[g]              = (uint8_t) (q | q >> 6 | q >> 12 | q >> 18);
+#if BITCOS_CUDA_MUTATE_CURSOR == 1
+        win >>= 4;
+#else
+        win >>= __popc(nib);
+#endif
+    }
+    if ((c & 1) == 0) {
+        b->d = d16_row[c / (BITCOS_CUDA_QK / BITCOS_CUDA_CHUNK)];
+    }
 }

@@ -122,3 +122,14 @@ struct block_q8_1 {
 };
 
 static_assert(sizeof(block_q8_1) == 36, "block_q8_1 is 36 bytes");
+
+// ggml-common.h's block_q2_0: d, then 64 2-bit codes t + 1 (weight j in bits
+// 2*(j%4) of qs[j/4]); 18 bytes.
+#define QK2_0 64
+
+struct block_q2_0 {
+    half    d;
+    uint8_t qs[QK2_0 / 4];
+};
+
+static_assert(sizeof(block_q2_0) == 18, "block_q2_0 is 18 bytes");

@@ -7,7 +7,8 @@
 // per row a warp of 32 simulated lanes in lockstep, ggml's warp_prefix_inclusive_sum
 // and warp_reduce_sum transcribed over those lanes (shfl_up / shfl_xor with width 32).
 // It also runs a transcription of ggml-cuda's quantize_q8_1 kernel (quantize.cu),
-// so the Go twin of the activation quantizer is checked against it.
+// so the Go twin of the activation quantizer is checked against it, and the
+// BITCOS -> Q2_0 decode over the same geometry and scan.
 //
 // IN.bin (little-endian): "BCCU", u32 ncases, then per case
 //   i32 k, rows, ncols, per_tensor; f32 d32; u32 sign_bytes;
@@ -16,7 +17,8 @@
 //   block_q8_1 [ncols][k/32] (36 bytes each); f32 x[ncols][k]
 // OUT.bin: u32 table[256] (bitcos_cuda_table), then per case
 //   f32 dot[ncols][rows] (with the given q8_1 blocks);
-//   block_q8_1 [ncols][k/32] quantized from x by the quantize_q8_1 transcription
+//   block_q8_1 [ncols][k/32] quantized from x by the quantize_q8_1 transcription;
+//   block_q2_0 [rows][k/64] from bitcos_cuda_chunk_to_q2_0 (fp16-scaled cases only)
 //
 // The bitmap and the sign stream end right before an inaccessible page, so a read
 // past them crashes the run instead of going unnoticed.
@@ -179,6 +181,40 @@ float row_dot(const uint32_t * bitmap, const uint32_t * signs, const int32_t * r
     return sumf[0];
 }
 
+// One row's BITCOS -> Q2_0 decode: the same loop and scan as row_dot, each lane
+// calling bitcos_cuda_chunk_to_q2_0 for its chunk instead of the dot product.
+void row_to_q2_0(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16,
+                 block_q2_0 * dst, int k, int r) {
+    const int        nchunks = k / BITCOS_CUDA_CHUNK;
+    const uint32_t * bm      = bitmap + (size_t) r * nchunks;
+    const half *     d16_r   = d16 + (size_t) r * (k / BITCOS_CUDA_QK);
+    block_q2_0 *     dst_r   = dst + (size_t) r * (k / QK2_0);
+    uint32_t         cur[W];
+    const uint32_t * sw[W];
+    for (int lane = 0; lane < W; ++lane) {
+        sw[lane] = bitcos_cuda_row_signs(signs, rows[r], cur[lane]);
+    }
+    for (int c0 = 0; c0 < nchunks; c0 += W) {
+        uint32_t m[W];
+        int      pc[W], incl[W], total[W];
+        for (int lane = 0; lane < W; ++lane) {
+            m[lane]    = bitcos_cuda_word(bm, c0 + lane, nchunks);
+            pc[lane]   = __popc(m[lane]);
+            incl[lane] = total[lane] = pc[lane];
+        }
+        warp_prefix_inclusive_sum(incl);
+        warp_reduce_sum(total);
+        for (int lane = 0; lane < W; ++lane) {
+            const int c = c0 + lane;
+            if (c < nchunks) {
+                bitcos_cuda_chunk_to_q2_0(dst_r, bitcos_cuda_table, m[lane], sw[lane],
+                                          bitcos_cuda_lane_pos(cur[lane], incl[lane], pc[lane]), d16_r, c);
+            }
+            cur[lane] += (uint32_t) total[lane];
+        }
+    }
+}
+
 // ggml-cuda's quantize_q8_1 (quantize.cu) for one block of 32: lane i holds x[i];
 // amax and sum by the warp reductions of width 32; d = amax/127, q = roundf(x/d)
 // (0 when amax == 0), ds = make_half2(d, sum).
@@ -240,6 +276,17 @@ void run_case(reader & in, FILE * out) {
         quantize_q8_1(x.data() + b * QK8_1, &yq[b]);
     }
     put(out, yq.data(), yq.size());
+
+    if (!per_tensor) {  // fp16 scales: the Q2_0 decode, into a guarded buffer prefilled with 0xA5
+        const size_t nq = (size_t) rows * (k / QK2_0) * sizeof(block_q2_0);
+        guarded      q2(nq);
+        std::memset(q2.p, 0xA5, nq);
+        for (int r = 0; r < rows; ++r) {
+            row_to_q2_0((const uint32_t *) bitmap.p, (const uint32_t *) signs.p, rowidx.data(), d16.data(),
+                        (block_q2_0 *) q2.p, k, r);
+        }
+        put(out, q2.p, nq);
+    }
 }
 
 }  // namespace
