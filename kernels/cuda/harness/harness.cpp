@@ -139,56 +139,15 @@ void warp_reduce_max(float x[W]) {
     }
 }
 
-// One row's dot product: the caller's loop of bitcos_cuda.cuh, lane by lane.
-float row_dot(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16,
-              const float * d32, const block_q8_1 * y, int k, int r) {
+// The caller's loop of bitcos_cuda.cuh over one row, lane by lane: per step of
+// W chunks the presence words, the warp scan of their popcounts and the step's
+// total; step(lane, c, m, sw, pos) for each lane whose chunk c is in the row,
+// with its sign words and cursor. The mat-vec and the Q2_0 decode share it, as
+// their __global__ kernels will share this loop.
+template <typename Step>
+void row_lanes(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, int k, int r, Step step) {
     const int        nchunks = k / BITCOS_CUDA_CHUNK;
     const uint32_t * bm      = bitmap + (size_t) r * nchunks;
-    const half *     d16_r   = d16 != nullptr ? d16 + (size_t) r * (k / BITCOS_CUDA_QK) : nullptr;
-    uint32_t         cur[W];
-    const uint32_t * sw[W];
-    float            sumf[W];
-    for (int lane = 0; lane < W; ++lane) {
-        sw[lane]   = bitcos_cuda_row_signs(signs, rows[r], cur[lane]);
-        sumf[lane] = 0.0f;
-    }
-    for (int c0 = 0; c0 < nchunks; c0 += W) {
-        uint32_t m[W];
-        int      pc[W], incl[W], total[W];
-        for (int lane = 0; lane < W; ++lane) {
-            m[lane]  = bitcos_cuda_word(bm, c0 + lane, nchunks);
-            pc[lane] = __popc(m[lane]);
-            incl[lane] = total[lane] = pc[lane];
-        }
-        warp_prefix_inclusive_sum(incl);
-        warp_reduce_sum(total);
-        for (int lane = 0; lane < W; ++lane) {
-            const int c = c0 + lane;
-            if (c < nchunks) {
-                sumf[lane] = bitcos_cuda_vec_dot_chunk(sumf[lane], bitcos_cuda_table, m[lane], sw[lane],
-                                                       bitcos_cuda_lane_pos(cur[lane], incl[lane], pc[lane]), y + c,
-                                                       bitcos_cuda_scale(d16_r, d32, c));
-            }
-            cur[lane] += (uint32_t) total[lane];
-        }
-    }
-    warp_reduce_sum(sumf);
-    for (int lane = 1; lane < W; ++lane) {
-        if (std::memcmp(&sumf[lane], &sumf[0], 4) != 0) {
-            die("lanes disagree after warp_reduce_sum");
-        }
-    }
-    return sumf[0];
-}
-
-// One row's BITCOS -> Q2_0 decode: the same loop and scan as row_dot, each lane
-// calling bitcos_cuda_chunk_to_q2_0 for its chunk instead of the dot product.
-void row_to_q2_0(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16,
-                 block_q2_0 * dst, int k, int r) {
-    const int        nchunks = k / BITCOS_CUDA_CHUNK;
-    const uint32_t * bm      = bitmap + (size_t) r * nchunks;
-    const half *     d16_r   = d16 + (size_t) r * (k / BITCOS_CUDA_QK);
-    block_q2_0 *     dst_r   = dst + (size_t) r * (k / QK2_0);
     uint32_t         cur[W];
     const uint32_t * sw[W];
     for (int lane = 0; lane < W; ++lane) {
@@ -207,12 +166,43 @@ void row_to_q2_0(const uint32_t * bitmap, const uint32_t * signs, const int32_t 
         for (int lane = 0; lane < W; ++lane) {
             const int c = c0 + lane;
             if (c < nchunks) {
-                bitcos_cuda_chunk_to_q2_0(dst_r, bitcos_cuda_table, m[lane], sw[lane],
-                                          bitcos_cuda_lane_pos(cur[lane], incl[lane], pc[lane]), d16_r, c);
+                step(lane, c, m[lane], sw[lane], bitcos_cuda_lane_pos(cur[lane], incl[lane], pc[lane]));
             }
             cur[lane] += (uint32_t) total[lane];
         }
     }
+}
+
+// One row's dot product.
+float row_dot(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16,
+              const float * d32, const block_q8_1 * y, int k, int r) {
+    const half * d16_r = d16 != nullptr ? d16 + (size_t) r * (k / BITCOS_CUDA_QK) : nullptr;
+    float        sumf[W];
+    for (int lane = 0; lane < W; ++lane) {
+        sumf[lane] = 0.0f;
+    }
+    row_lanes(bitmap, signs, rows, k, r, [&](int lane, int c, uint32_t m, const uint32_t * sw, uint32_t pos) {
+        sumf[lane] = bitcos_cuda_vec_dot_chunk(sumf[lane], bitcos_cuda_table, m, sw, pos, y + c,
+                                               bitcos_cuda_scale(d16_r, d32, c));
+    });
+    warp_reduce_sum(sumf);
+    for (int lane = 1; lane < W; ++lane) {
+        if (std::memcmp(&sumf[lane], &sumf[0], 4) != 0) {
+            die("lanes disagree after warp_reduce_sum");
+        }
+    }
+    return sumf[0];
+}
+
+// One row's BITCOS -> Q2_0 decode: each lane's chunk through
+// bitcos_cuda_chunk_to_q2_0 instead of the dot product.
+void row_to_q2_0(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16,
+                 block_q2_0 * dst, int k, int r) {
+    const half * d16_r = d16 + (size_t) r * (k / BITCOS_CUDA_QK);
+    block_q2_0 * dst_r = dst + (size_t) r * (k / QK2_0);
+    row_lanes(bitmap, signs, rows, k, r, [&](int, int c, uint32_t m, const uint32_t * sw, uint32_t pos) {
+        bitcos_cuda_chunk_to_q2_0(dst_r, bitcos_cuda_table, m, sw, pos, d16_r, c);
+    });
 }
 
 // ggml-cuda's quantize_q8_1 (quantize.cu) for one block of 32: lane i holds x[i];
