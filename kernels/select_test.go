@@ -106,14 +106,15 @@ func TestSelect(t *testing.T) {
 	unset.TQ2Order = orderExact // a caller that leaves tq2_order zero
 	badOrder := intel(buildNone)
 	badOrder.TQ2Order = 7 // not an enum bitcos_order: the generic kernel
-	tests := []struct {
+	type selectCase struct {
 		name   string
 		f      ckern.Features
 		forced *string
 		want   string
 		order  int
 		why    string // a substring of the reason
-	}{
+	}
+	tests := []selectCase{
 		{"Ice Lake native", intel(buildAVX512), nil, "avx512_tq2", orderTQ2X86, "default: AVX-512"},
 		{"Zen 4 native", amd(buildAVX512, 0x19), nil, "avx512_tq2", orderTQ2X86, "default: AVX-512"},
 		{"Zen 3 native", amd(buildAVX2, 0x19), nil, "avx2_clmul", orderTQ2X86, "PCLMULQDQ"},
@@ -149,14 +150,7 @@ func TestSelect(t *testing.T) {
 	for _, n := range kernelNames {
 		f := intel(buildAVX512)
 		f.Built |= builtMask(t, idx, buildARM)
-		tests = append(tests, struct {
-			name   string
-			f      ckern.Features
-			forced *string
-			want   string
-			order  int
-			why    string
-		}{"forced " + n, f, str(n), n, ckern.KernelOrder(idx[n]), "forced by"})
+		tests = append(tests, selectCase{"forced " + n, f, str(n), n, ckern.KernelOrder(idx[n]), "forced by"})
 	}
 	// a retired kernel's name is unknown: ignored, the default runs
 	for _, n := range retiredNames {
@@ -171,14 +165,7 @@ func TestSelect(t *testing.T) {
 			{intel(buildNoF16C), "tq2order", orderTQ2X86, "no SIMD"},
 			{baseline, "generic", orderExact, "no SIMD"},
 		} {
-			tests = append(tests, struct {
-				name   string
-				f      ckern.Features
-				forced *string
-				want   string
-				order  int
-				why    string
-			}{"retired " + n + ", default " + b.want, b.f, str(n), b.want, b.order, "unknown GGML_BITCOS_KERNEL ignored; default: " + b.defaultWhy})
+			tests = append(tests, selectCase{"retired " + n + ", default " + b.want, b.f, str(n), b.want, b.order, "unknown GGML_BITCOS_KERNEL ignored; default: " + b.defaultWhy})
 		}
 	}
 	for _, tc := range tests {
