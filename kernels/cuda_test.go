@@ -119,6 +119,7 @@ type cudaResult struct {
 	dot []float32 // ncols * rows
 	q81 []byte    // the harness's quantize_q8_1 of x
 	q20 []byte    // bitcos_cuda_chunk_to_q2_0's Q2_0 blocks (rows * k/64 * 18), nil with an f32 scale
+	deq []float32 // bitcos_cuda_chunk_to_float's rows (rows * k)
 }
 
 // runCudaHarness runs the cases; it returns the nibble table and the results,
@@ -161,6 +162,10 @@ func runCudaHarness(t *testing.T, harness string, cases []*cudaCase) ([256]uint3
 			if _, err := io.ReadFull(r, cr.q20); err != nil {
 				t.Fatalf("case k=%d: %v", c.m.k, err)
 			}
+		}
+		cr.deq = make([]float32, c.m.rows*c.m.k)
+		if err := binary.Read(r, le, cr.deq); err != nil {
+			t.Fatalf("case k=%d: %v", c.m.k, err)
 		}
 		res = append(res, cr)
 	}
@@ -234,6 +239,32 @@ func cudaQ2_0Mismatches(t *testing.T, cases []*cudaCase, res []cudaResult, repor
 	return bad, n, blocks
 }
 
+// cudaFloatMismatches counts the cases whose float decode (GET_ROWS) differs
+// from DequantizeRow in any bit, reporting the first few.
+func cudaFloatMismatches(t *testing.T, cases []*cudaCase, res []cudaResult, report int) int {
+	t.Helper()
+	bad := 0
+	for i, c := range cases {
+		m := c.m
+		want := make([]float32, m.k)
+	rows:
+		for r := range m.rows {
+			DequantizeRow(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.d32, want)
+			for j, w := range want {
+				if got := res[i].deq[r*m.k+j]; math.Float32bits(got) != math.Float32bits(w) {
+					if bad < report {
+						t.Errorf("k=%d z=%v rows=%d row %d weight %d: float decode %v (%#x), DequantizeRow %v (%#x)",
+							m.k, c.z, m.rows, r, j, got, math.Float32bits(got), w, math.Float32bits(w))
+					}
+					bad++
+					break rows
+				}
+			}
+		}
+	}
+	return bad
+}
+
 // cudaTableEntry is the rule of bitcos_cuda_table: key = presence nibble p |
 // signs s << 4, present weight i in byte i as +1 (0x01) or -1 (0xff), the
 // k-th present weight taking sign bit k.
@@ -287,9 +318,13 @@ func TestCudaKernelHarness(t *testing.T) {
 	if bad != 0 {
 		t.Fatalf("%d of %d Q2_0 decodes differ from the Q2_0 encoder", bad, nq)
 	}
+	if bad := cudaFloatMismatches(t, cases, res, 5); bad != 0 {
+		t.Fatalf("%d of %d float decodes differ from DequantizeRow", bad, len(cases))
+	}
 	t.Logf("%d row lengths x %d zero densities = %d matrices (%d all-zero rows), %d dot products over %d weights: bit-exact; "+
-		"nibble table and q8_1 quantization bit-exact; Q2_0 decode of the %d fp16-scaled matrices (%d blocks) byte-exact",
-		len(syclKs), len(cudaZs), len(cases), zeroRows, dots, weights, nq, blocks)
+		"nibble table and q8_1 quantization bit-exact; Q2_0 decode of the %d fp16-scaled matrices (%d blocks) byte-exact; "+
+		"float decode of all %d matrices bit-exact",
+		len(syclKs), len(cudaZs), len(cases), zeroRows, dots, weights, nq, blocks, len(cases))
 }
 
 // TestCudaBrokenKernelFails: the comparison catches a broken cursor advance
@@ -316,14 +351,16 @@ func TestCudaBrokenKernelFails(t *testing.T) {
 			t.Fatalf("%s: no dot product differs from VecDotQ8_1CUDA: the comparison cannot fail", def)
 		}
 		qbad, nq, _ := cudaQ2_0Mismatches(t, cases, res, 0)
-		if def == "-DBITCOS_CUDA_MUTATE_ORDER=1" { // no float op in the decode
-			if qbad != 0 {
-				t.Fatalf("%s: %d of %d Q2_0 decodes differ, though the decode has no float op", def, qbad, nq)
+		fbad := cudaFloatMismatches(t, cases, res, 0)
+		if def == "-DBITCOS_CUDA_MUTATE_ORDER=1" { // the decodes have no sum to reorder
+			if qbad != 0 || fbad != 0 {
+				t.Fatalf("%s: %d of %d Q2_0 and %d float decodes differ, though the mutation is the mat-vec's", def, qbad, nq, fbad)
 			}
-		} else if qbad == 0 {
-			t.Fatalf("%s: no Q2_0 decode differs from the Q2_0 encoder: the comparison cannot fail", def)
+		} else if qbad == 0 || fbad == 0 {
+			t.Fatalf("%s: %d Q2_0 and %d float decodes differ: a comparison cannot fail", def, qbad, fbad)
 		}
-		t.Logf("%s: %d of %d dot products and %d of %d Q2_0 decodes differ, as they must", def, bad, total, qbad, nq)
+		t.Logf("%s: %d of %d dot products, %d of %d Q2_0 and %d of %d float decodes differ, as they must",
+			def, bad, total, qbad, nq, fbad, len(cases))
 	}
 }
 

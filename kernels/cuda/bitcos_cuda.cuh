@@ -1,5 +1,6 @@
-// BITCOS x Q8_1 mat-vec for ggml-cuda (CUDA and HIP), and BITCOS -> Q2_0 decode
-// for its batch path (at the end): __device__ functions only.
+// BITCOS x Q8_1 mat-vec for ggml-cuda (CUDA and HIP), BITCOS -> Q2_0 decode for
+// its batch path and BITCOS -> float for GET_ROWS (at the end): __device__
+// functions only.
 //
 // ggml-cuda includes this file (after common.cuh: block_q8_1, block_q2_0, half,
 // ggml_cuda_dp4a) and carries it byte for byte; kernels/cuda_test.go runs it on
@@ -60,9 +61,9 @@
 
 // Test hooks only (kernels/cuda_test.go builds with them to prove its comparison
 // can fail): MUTATE_CURSOR 1 = the sign window moves by 4 per nibble instead of
-// popcount(nibble) (in the mat-vec and the Q2_0 decode); 2 = a lane starts at its inclusive prefix, skipping its own
-// word's signs. MUTATE_ORDER 1 = one fused fmaf instead of the rounded multiply
-// and add.
+// popcount(nibble) (in the mat-vec and both decodes); 2 = a lane starts at its
+// inclusive prefix, skipping its own word's signs. MUTATE_ORDER 1 = one fused
+// fmaf instead of the rounded multiply and add (mat-vec).
 #ifndef BITCOS_CUDA_MUTATE_CURSOR
 #define BITCOS_CUDA_MUTATE_CURSOR 0
 #endif
@@ -216,5 +217,31 @@ static __device__ __forceinline__ void bitcos_cuda_chunk_to_q2_0(block_q2_0 * ds
     }
     if ((c & 1) == 0) {
         b->d = d16_row[c / (BITCOS_CUDA_QK / BITCOS_CUDA_CHUNK)];
+    }
+}
+
+// BITCOS -> float for GET_ROWS (a ternary token embedding): the 32 weights of a
+// lane's chunk, in the mat-vec's geometry and with its sign cursor (the loop above
+// with this call, no reduction), as dst32[i] = __fmul_rn((float) t_i, d_w), d_w as
+// for the mat-vec (bitcos_cuda_scale). One rounded multiply per weight: the value
+// of ggml's dequantize_row_tq2_0 and of the CPU's BITCOS GET_ROWS, -0 for a zero
+// weight under a negative scale included.
+static __device__ __forceinline__ void bitcos_cuda_chunk_to_float(float * dst32, const uint32_t * table, const uint32_t m,
+                                                                  const uint32_t * sw, const uint32_t pos,
+                                                                  const float d_w) {
+    uint32_t win = bitcos_cuda_signs32(sw, pos);
+#pragma unroll
+    for (int g = 0; g < BITCOS_CUDA_CHUNK / 4; ++g) {
+        const uint32_t nib = (m >> (4 * g)) & 15u;
+        const uint32_t t   = table[nib | (win & 15u) << 4];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            dst32[4 * g + i] = __fmul_rn((float) (int8_t) (t >> (8 * i)), d_w);
+        }
+#if BITCOS_CUDA_MUTATE_CURSOR == 1
+        win >>= 4;
+#else
+        win >>= __popc(nib);
+#endif
     }
 }

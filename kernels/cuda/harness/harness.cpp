@@ -8,7 +8,7 @@
 // and warp_reduce_sum transcribed over those lanes (shfl_up / shfl_xor with width 32).
 // It also runs a transcription of ggml-cuda's quantize_q8_1 kernel (quantize.cu),
 // so the Go twin of the activation quantizer is checked against it, and the
-// BITCOS -> Q2_0 decode over the same geometry and scan.
+// BITCOS -> Q2_0 and BITCOS -> float decodes over the same geometry and scan.
 //
 // IN.bin (little-endian): "BCCU", u32 ncases, then per case
 //   i32 k, rows, ncols, per_tensor; f32 d32; u32 sign_bytes;
@@ -18,7 +18,8 @@
 // OUT.bin: u32 table[256] (bitcos_cuda_table), then per case
 //   f32 dot[ncols][rows] (with the given q8_1 blocks);
 //   block_q8_1 [ncols][k/32] quantized from x by the quantize_q8_1 transcription;
-//   block_q2_0 [rows][k/64] from bitcos_cuda_chunk_to_q2_0 (fp16-scaled cases only)
+//   block_q2_0 [rows][k/64] from bitcos_cuda_chunk_to_q2_0 (fp16-scaled cases only);
+//   f32 [rows][k] from bitcos_cuda_chunk_to_float
 //
 // The bitmap and the sign stream end right before an inaccessible page, so a read
 // past them crashes the run instead of going unnoticed.
@@ -205,6 +206,17 @@ void row_to_q2_0(const uint32_t * bitmap, const uint32_t * signs, const int32_t 
     });
 }
 
+// One row decoded to floats (GET_ROWS): each lane's chunk through
+// bitcos_cuda_chunk_to_float.
+void row_to_float(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16,
+                  const float * d32, float * dst, int k, int r) {
+    const half * d16_r = d16 != nullptr ? d16 + (size_t) r * (k / BITCOS_CUDA_QK) : nullptr;
+    row_lanes(bitmap, signs, rows, k, r, [&](int, int c, uint32_t m, const uint32_t * sw, uint32_t pos) {
+        bitcos_cuda_chunk_to_float(dst + (size_t) r * k + (size_t) c * BITCOS_CUDA_CHUNK, bitcos_cuda_table, m, sw, pos,
+                                   bitcos_cuda_scale(d16_r, d32, c));
+    });
+}
+
 // ggml-cuda's quantize_q8_1 (quantize.cu) for one block of 32: lane i holds x[i];
 // amax and sum by the warp reductions of width 32; d = amax/127, q = roundf(x/d)
 // (0 when amax == 0), ds = make_half2(d, sum).
@@ -276,6 +288,17 @@ void run_case(reader & in, FILE * out) {
                         (block_q2_0 *) q2.p, k, r);
         }
         put(out, q2.p, nq);
+    }
+
+    {  // every case: the float decode, into a guarded buffer prefilled with NaN bits
+        const size_t nf = (size_t) rows * k;
+        guarded      f(nf * sizeof(float));
+        std::memset(f.p, 0xFF, nf * sizeof(float));
+        for (int r = 0; r < rows; ++r) {
+            row_to_float((const uint32_t *) bitmap.p, (const uint32_t *) signs.p, rowidx.data(),
+                         per_tensor ? nullptr : d16.data(), &d32, (float *) f.p, k, r);
+        }
+        put(out, (const float *) f.p, nf);
     }
 }
 
