@@ -148,34 +148,40 @@ func newFiles(t *testing.T, patch string) map[string]string {
 	return out
 }
 
-// TestPatchCarriesSYCLKernels: the SYCL kernels of sycl/ (their one source
-// of truth, run under SimSYCL by sycl_test.go) ship byte for byte as
-// ggml/src/ggml-sycl/bitcos/ (patch 0008; patches/regen.sh copies them).
-func TestPatchCarriesSYCLKernels(t *testing.T) {
-	matches := seriesPatches(t)
+// TestPatchCarriesDeviceHeaders: the device code of sycl/ and cuda/ (their
+// one source of truth, run under SimSYCL by sycl_test.go and on the CPU
+// harness by cuda_test.go) ships byte for byte in the series (patches 0008
+// and 0016; patches/regen.sh copies them).
+func TestPatchCarriesDeviceHeaders(t *testing.T) {
 	added := map[string]string{}
-	for _, p := range matches {
+	for _, p := range seriesPatches(t) {
 		for path, content := range newFiles(t, p) {
 			added[path] = content
 		}
 	}
-	hs, _ := filepath.Glob(filepath.Join("sycl", "*.hpp"))
-	if len(hs) == 0 {
-		t.Fatal("kernels/sycl: no .hpp")
-	}
-	for _, f := range hs {
-		name := filepath.Base(f)
-		want, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	for _, c := range []struct{ dir, glob, into string }{
+		{"sycl", "*.hpp", "ggml/src/ggml-sycl/bitcos/"},
+		{"cuda", "*.cuh", "ggml/src/ggml-cuda/"},
+	} {
+		fs, _ := filepath.Glob(filepath.Join(c.dir, c.glob))
+		if len(fs) == 0 {
+			t.Fatalf("kernels/%s: no %s", c.dir, c.glob)
 		}
-		got, ok := added["ggml/src/ggml-sycl/bitcos/"+name]
-		if !ok {
-			t.Errorf("no patch adds ggml/src/ggml-sycl/bitcos/%s", name)
-			continue
-		}
-		if got != string(want) {
-			t.Errorf("the patch's ggml/src/ggml-sycl/bitcos/%s differs from kernels/sycl/%s: regenerate the series (patches/regen.sh)", name, name)
+		for _, f := range fs {
+			name := filepath.Base(f)
+			want, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := added[c.into+name]
+			if !ok {
+				t.Errorf("no patch adds %s%s", c.into, name)
+				continue
+			}
+			if got != string(want) {
+				t.Errorf("the patch's %s%s differs from kernels/%s/%s: regenerate the series (patches/regen.sh)",
+					c.into, name, c.dir, name)
+			}
 		}
 	}
 }

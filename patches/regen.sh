@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Regenerate the patch series after editing kernels/c, kernels/sycl or
-# kernels/vulkan (the sources of truth for the CPU kernels, the SYCL kernels and
-# the BITCOS shaders of ggml-vulkan). Git only: it builds nothing.
+# Regenerate the patch series after editing kernels/c, kernels/sycl,
+# kernels/vulkan or kernels/cuda (the sources of truth for the CPU kernels, the
+# SYCL kernels, the BITCOS shaders of ggml-vulkan and ggml-cuda's device
+# functions). Git only: it builds nothing.
 #   patches/regen.sh /path/to/llama.cpp   (a clone that has the pinned commit)
 # It applies the series (patches/series: core/ then optional/) on a scratch
 # branch at the pin; after each patch, every file that patch adds under
-# ggml-cpu/bitcos/, ggml-vulkan/vulkan-shaders/ or ggml-sycl/bitcos/ and that
-# has a source of truth here is replaced by it, and the series is written back
-# into the same directories. A kernels/c file is carried by the patch that adds
+# ggml-cpu/bitcos/, ggml-vulkan/vulkan-shaders/, ggml-sycl/bitcos/ or
+# ggml-cuda/ and that has a source of truth here is replaced by it, and the
+# series is written back into the same directories. A kernels/c file is carried by the patch that adds
 # it (the one whose CMake lines compile it); a new kernels/c file must first be
 # added to a patch by hand. `go test ./kernels -run PatchCarries` checks the result.
 set -euo pipefail
@@ -22,6 +23,7 @@ truth() {
     ggml/src/ggml-cpu/bitcos/bitcos_*) echo "$here/../kernels/c/$(basename "$1")" ;;
     ggml/src/ggml-vulkan/vulkan-shaders/*bitcos*) echo "$here/../kernels/vulkan/$(basename "$1")" ;;
     ggml/src/ggml-sycl/bitcos/bitcos_sycl.hpp) echo "$here/../kernels/sycl/bitcos_sycl.hpp" ;;
+    ggml/src/ggml-cuda/bitcos_cuda.cuh) echo "$here/../kernels/cuda/bitcos_cuda.cuh" ;;
   esac
 }
 
