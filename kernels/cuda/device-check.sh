@@ -15,13 +15,17 @@
 #       cores; each step has its own timeout and the script goes on after a
 #       failed one, so the file always says how far it got.
 #
-# Checks (all with -ngl 99):
-#   1. test-backend-ops -b CUDA0 -p bitcos (and TQ2_0/Q2_0 MUL_MAT for reference)
-#   2. ppl parity on a small generated bitnet model: the TQ2_0 file against its
-#      BITCOS repack transcoded at load (issue 22's default on CUDA), and, where
-#      ggml-cuda runs BITCOS natively, GGML_BITCOS_DEVICE_LAYOUT=native against it
-#   3. llama-bench -p 0 -n 64 and -p 512 -n 0 on the 2B shape: BITCOS native,
-#      BITCOS transcoded, and a Q2_0 file of the same shape
+# Checks (all with -ngl 99). The native path (patch 0016) is opt-in:
+# GGML_BITCOS_DEVICE_LAYOUT=native; without it BITCOS runs as Q2_0 blocks made
+# at load (patch 0015).
+#   1. GGML_BITCOS_DEVICE_LAYOUT=native test-backend-ops -b CUDA0 -p bitcos (and
+#      TQ2_0/Q2_0 MUL_MAT for reference)
+#   2. which layout each run takes (the loader's and ggml-cuda's log lines), then
+#      ppl parity on a small generated bitnet model: the TQ2_0 file against its
+#      BITCOS repack transcoded at load (bit-identical expected), and against
+#      the repack run natively (close, not bit-identical: another float order)
+#   3. llama-bench -p 0 -n 64 and -p 512 -n 0 on the 2B shape: the Q2_0 file,
+#      BITCOS transcoded, BITCOS native
 #
 # DEVICE_CHECK_BACKEND=cpu runs the same flow without CUDA (a dry run of the
 # script on any machine; DEVICE_CHECK_BIN=<bin dir> skips the build and uses
@@ -77,9 +81,10 @@ run() {
   local gb="$in/gguf-bitcos"; [ -x "$gb" ] || gb="$(command -v gguf-bitcos || true)"
   [ -n "$gb" ] || { echo "no gguf-bitcos binary: run 'device-check.sh pack' first"; return 1; }
 
-  step "1. test-backend-ops -b $dev -p bitcos"
+  step "1. GGML_BITCOS_DEVICE_LAYOUT=native test-backend-ops -b $dev -p bitcos"
   # everything but the passing cases (colour codes off), at most 40 lines
-  t 120 "$bin/test-backend-ops" -b "$dev" -p bitcos 2>&1 | sed 's/\x1b\[[0-9;]*m//g' | grep -Ev ": OK$|^OK$" | tail -n 40
+  GGML_BITCOS_DEVICE_LAYOUT=native t 120 "$bin/test-backend-ops" -b "$dev" -p bitcos 2>&1 | sed 's/\x1b\[[0-9;]*m//g' |
+    grep -Ev ": OK$|^OK$" | tail -n 40
   t 60 "$bin/test-backend-ops" -b "$dev" -o MUL_MAT -p "type_a=(tq2_0|q2_0)" 2>&1 | tail -n 3
 
   step "models (gguf-bitcos gen + repack)"
@@ -91,17 +96,27 @@ run() {
   ls -l "$m"
   cat "$here"/README.md "$here"/docs/*.md > "$m/text.txt"
 
-  step "2. ppl parity, small model: TQ2_0 file vs BITCOS transcoded at load (default)"
-  t 120 "$gb" ppl --llama-perplexity "$bin/llama-perplexity" "$m/s-tq2.gguf" "$m/s-bc.gguf" -f "$m/text.txt" -c 128 -- "${ngl[@]}" --chunks 16 -v 2>&1 |
-    grep -E "PPL|KLD|same top|parity|BITCOS (layout|kernel)|transcod" | head -n 20
-  step "2b. ppl parity, small model: BITCOS transcoded vs GGML_BITCOS_DEVICE_LAYOUT=native"
-  GGML_BITCOS_DEVICE_LAYOUT=native t 120 "$gb" ppl --llama-perplexity "$bin/llama-perplexity" "$m/s-tq2.gguf" "$m/s-bc.gguf" -f "$m/text.txt" -c 128 -- "${ngl[@]}" --chunks 16 -v 2>&1 |
-    grep -E "PPL|KLD|same top|parity|BITCOS (layout|kernel)|native|transcod" | head -n 20
+  step "2. layouts: what the loader and the backend say (one chunk each)"
+  for layout in default native; do
+    echo "-- GGML_BITCOS_DEVICE_LAYOUT=$layout"
+    ( [ $layout = native ] && export GGML_BITCOS_DEVICE_LAYOUT=native
+      t 120 "$bin/llama-perplexity" -m "$m/s-bc.gguf" -f "$m/text.txt" -c 128 --chunks 1 "${ngl[@]}" -v 2>&1 |
+        grep -E "BITCOS weights on|BITCOS path|BITCOS layout|BITCOS kernel|offloaded" | grep -v " - kv " | head -n 12 )
+  done
+  step "2a. ppl parity, small model: TQ2_0 file vs BITCOS transcoded at load (default; bit-identical expected)"
+  t 120 "$gb" ppl --llama-perplexity "$bin/llama-perplexity" "$m/s-tq2.gguf" "$m/s-bc.gguf" -f "$m/text.txt" -c 128 -- "${ngl[@]}" --chunks 16 2>&1 |
+    grep -E "PPL|KLD|same top|parity|identical" | head -n 20
+  step "2b. ppl parity, small model: TQ2_0 file vs BITCOS native (GGML_BITCOS_DEVICE_LAYOUT=native; close expected)"
+  GGML_BITCOS_DEVICE_LAYOUT=native t 120 "$gb" ppl --llama-perplexity "$bin/llama-perplexity" "$m/s-tq2.gguf" "$m/s-bc.gguf" -f "$m/text.txt" -c 128 -- "${ngl[@]}" --chunks 16 2>&1 |
+    grep -E "PPL|KLD|same top|parity|identical" | head -n 20
 
   step "3. llama-bench, ${DEVICE_CHECK_SHAPE:-2b} shape (-r 3; rows: Q2_0 file, BITCOS transcoded, BITCOS native)"
   for args in "-p 0 -n 64" "-p 512 -n 0"; do
+    echo "-- Q2_0 file, $args"
     t 90 "$bin/llama-bench" -m "$m/2b-q2.gguf" "${ngl[@]}" $args -r 3 -o md 2>&1 | grep -E "^\|" | tail -n 1
+    echo "-- BITCOS transcoded to Q2_0 at load, $args"
     t 90 "$bin/llama-bench" -m "$m/2b-bc.gguf" "${ngl[@]}" $args -r 3 -o md 2>&1 | grep -E "^\|" | tail -n 1
+    echo "-- BITCOS native (GGML_BITCOS_DEVICE_LAYOUT=native), $args"
     GGML_BITCOS_DEVICE_LAYOUT=native t 90 "$bin/llama-bench" -m "$m/2b-bc.gguf" "${ngl[@]}" $args -r 3 -o md 2>&1 | grep -E "^\|" | tail -n 1
   done
   step "done"
