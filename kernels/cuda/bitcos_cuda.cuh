@@ -1,6 +1,7 @@
-// BITCOS x Q8_1 mat-vec for ggml-cuda (CUDA and HIP), BITCOS -> Q2_0 decode for
-// its batch path and BITCOS -> float for GET_ROWS (at the end): __device__
-// functions only.
+// BITCOS x Q8_1 mat-vec for ggml-cuda (CUDA and HIP), its launch geometry,
+// BITCOS -> Q2_0 decode for its batch path and BITCOS -> float for GET_ROWS (at
+// the end): __device__ functions, and two host-side builders of the geometry's
+// arguments.
 //
 // ggml-cuda includes this file (after common.cuh: block_q8_1, block_q2_0, half,
 // ggml_cuda_dp4a) and carries it byte for byte; kernels/cuda_test.go runs it on
@@ -63,12 +64,16 @@
 // can fail): MUTATE_CURSOR 1 = the sign window moves by 4 per nibble instead of
 // popcount(nibble) (in the mat-vec and both decodes); 2 = a lane starts at its
 // inclusive prefix, skipping its own word's signs. MUTATE_ORDER 1 = one fused
-// fmaf instead of the rounded multiply and add (mat-vec).
+// fmaf instead of the rounded multiply and add (mat-vec). MUTATE_GEOMETRY 1 = the
+// mat-vec's y offset leaves out the grid's z (samples, or tokens).
 #ifndef BITCOS_CUDA_MUTATE_CURSOR
 #define BITCOS_CUDA_MUTATE_CURSOR 0
 #endif
 #ifndef BITCOS_CUDA_MUTATE_ORDER
 #define BITCOS_CUDA_MUTATE_ORDER 0
+#endif
+#ifndef BITCOS_CUDA_MUTATE_GEOMETRY
+#define BITCOS_CUDA_MUTATE_GEOMETRY 0
 #endif
 
 #define BITCOS_CUDA_QK    256  // weights per scale block
@@ -180,6 +185,90 @@ static __device__ __forceinline__ float bitcos_cuda_vec_dot_chunk(const float su
 #else
     return __fadd_rn(sumf, __fmul_rn(__int2float_rn(sumi), d));
 #endif
+}
+
+// Where a mat-vec warp's work lies. The glue launches blocks of warps, one weight
+// row r per warp, over a grid whose y and z are (MUL_MAT) src1's channels and
+// samples, broadcast over a 3-D weight's by the ratios as ggml defines (weight
+// channel = channel / channel_ratio), or (MUL_MAT_ID) the expert slots and the
+// tokens, slot s of token t taking expert ids[s + t*ids_stride] and src1 row
+// s % nchannels_y. Strides count block_q8_1 for y (the quantized src1, packed by
+// ggml's quantize_row_q8_1_cuda: column, then channel, then sample) and floats
+// for dst; column j of a launch is at y + j*stride_col_y, dst + j*stride_col_dst.
+// The companions index rows of all the weight's matrices: row = (sample_x *
+// nchannels_x + channel_x) * nrows + r. kernels/cuda_test.go runs both builders
+// and bitcos_cuda_mmv_locate against ggml's MUL_MAT / MUL_MAT_ID semantics.
+struct bitcos_cuda_mmv_args {
+    int     nrows;          // rows per weight matrix (ne01)
+    int     nchannels_x;    // weight matrices per sample (ne02)
+    int     channel_ratio;  // MUL_MAT: ne12 / ne02
+    int     sample_ratio;   // MUL_MAT: ne13 / ne03
+    int     nchannels_y;    // MUL_MAT_ID: src1 rows per token (1, or one per slot)
+    int64_t ids_stride;     // MUL_MAT_ID: ids->nb[1] / 4
+    int64_t stride_col_y, stride_channel_y, stride_sample_y;
+    int64_t stride_col_dst, stride_channel_dst, stride_sample_dst;
+};
+
+// MUL_MAT: weight [K, ne01, ne02, ne03], src1 [K, ne11, ne12, ne13] quantized with
+// sy q8_1 blocks per column, dst strides s1, s2, s3 in floats; grid y = ne12, z = ne13.
+static inline bitcos_cuda_mmv_args bitcos_cuda_mmv_args_mul_mat(const int64_t ne01, const int64_t ne02,
+                                                                const int64_t ne03, const int64_t ne11,
+                                                                const int64_t ne12, const int64_t ne13,
+                                                                const int64_t sy, const int64_t s1,
+                                                                const int64_t s2, const int64_t s3) {
+    bitcos_cuda_mmv_args a = {};
+    a.nrows                = (int) ne01;
+    a.nchannels_x          = (int) ne02;
+    a.channel_ratio        = (int) (ne12 / ne02);
+    a.sample_ratio         = (int) (ne13 / ne03);
+    a.stride_col_y         = sy;
+    a.stride_channel_y     = ne11 * sy;
+    a.stride_sample_y      = ne12 * ne11 * sy;
+    a.stride_col_dst       = s1;
+    a.stride_channel_dst   = s2;
+    a.stride_sample_dst    = s3;
+    return a;
+}
+
+// MUL_MAT_ID: experts [K, ne01, ne02], src1 [K, ne11, ne12 tokens] quantized with sy
+// blocks per row, ids [slots, tokens] with ids_stride, dst [ne01, slots, tokens]
+// with strides s1, s2 in floats; grid y = slots, z = tokens, one column per launch.
+static inline bitcos_cuda_mmv_args bitcos_cuda_mmv_args_mul_mat_id(const int64_t ne01, const int64_t ne02,
+                                                                   const int64_t ne11, const int64_t sy,
+                                                                   const int64_t ids_stride, const int64_t s1,
+                                                                   const int64_t s2) {
+    bitcos_cuda_mmv_args a = {};
+    a.nrows                = (int) ne01;
+    a.nchannels_x          = (int) ne02;
+    a.nchannels_y          = (int) ne11;
+    a.ids_stride           = ids_stride;
+    a.stride_channel_y     = sy;
+    a.stride_sample_y      = ne11 * sy;
+    a.stride_channel_dst   = s1;
+    a.stride_sample_dst    = s2;
+    return a;
+}
+
+struct bitcos_cuda_mmv_pos {
+    int64_t row;  // the weight row, over all matrices (the companions' index)
+    int64_t y;    // the q8_1 block of column 0's chunk 0
+    int64_t dst;  // the float of column 0
+};
+
+// Row r of grid position (gy, gz); ids: MUL_MAT_ID's (device memory), else nullptr.
+static __device__ __forceinline__ bitcos_cuda_mmv_pos bitcos_cuda_mmv_locate(const bitcos_cuda_mmv_args & a,
+                                                                            const int32_t * ids, const int64_t gy,
+                                                                            const int64_t gz, const int r) {
+    const int64_t channel_x = ids ? (int64_t) ids[gy + gz * a.ids_stride] : gy / a.channel_ratio;
+    const int64_t channel_y = ids ? gy % a.nchannels_y : gy;
+    const int64_t sample_x  = ids ? 0 : gz / a.sample_ratio;
+#if BITCOS_CUDA_MUTATE_GEOMETRY == 1
+    const int64_t y = channel_y * a.stride_channel_y;
+#else
+    const int64_t y = channel_y * a.stride_channel_y + gz * a.stride_sample_y;
+#endif
+    return { (sample_x * a.nchannels_x + channel_x) * a.nrows + r, y,
+             gy * a.stride_channel_dst + gz * a.stride_sample_dst + r };
 }
 
 // BITCOS -> Q2_0 (ggml type 42) for ggml-cuda's batch path: the glue decodes a

@@ -3,6 +3,9 @@
 //
 //   harness IN.bin OUT.bin
 //
+// IN.bin starts with "BCCU" (the cases below) or "BCCM" (one mat-vec launch over
+// its whole grid, run_mmv).
+//
 // It runs the header's functions over the launch geometry the header describes:
 // per row a warp of 32 simulated lanes in lockstep, ggml's warp_prefix_inclusive_sum
 // and warp_reduce_sum transcribed over those lanes (shfl_up / shfl_xor with width 32).
@@ -33,6 +36,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -235,29 +239,94 @@ void quantize_q8_1(const float * x, block_q8_1 * y) {
     y->ds = make_half2(amax[0] / 127.0f, sum[0]);
 }
 
-void run_case(reader & in, FILE * out) {
-    const int   k          = in.get<int32_t>();
-    const int   rows       = in.get<int32_t>();
-    const int   ncols      = in.get<int32_t>();
-    const int   per_tensor = in.get<int32_t>();
-    const float d32        = in.get<float>();
-    const auto  sign_bytes = in.get<uint32_t>();
-    if (k <= 0 || k % BITCOS_CUDA_QK != 0 || rows < 0 || ncols < 1) {
-        die("bad case header");
-    }
-    const size_t nb = (size_t) k / QK8_1;
+// The BITCOS matrix of a case: k, rows, the harness's count (mid), per-tensor
+// flag, d32, the sign stream, row index and fp16 scales (kernels/sycl_cases_test.go,
+// writeHarnessRows), in guarded buffers.
+struct matrix {
+    int                  k = 0, rows = 0, mid = 0, per_tensor = 0;
+    float                d32 = 0.0f;
+    std::vector<int32_t> rowidx;
+    std::vector<half>    d16;
+    std::unique_ptr<guarded> bitmap, signs;
 
-    guarded bitmap((size_t) rows * k / 8);
-    guarded signs(sign_bytes);
-    in.bytes(bitmap.p, (size_t) rows * k / 8);
-    in.bytes(signs.p, sign_bytes);
-    std::vector<int32_t> rowidx(rows + 1);
-    in.bytes(rowidx.data(), rowidx.size() * 4);
-    std::vector<half> d16;
-    if (!per_tensor) {
-        d16.resize((size_t) rows * (k / BITCOS_CUDA_QK));
-        in.bytes(d16.data(), d16.size() * 2);
+    explicit matrix(reader & in) {
+        k                     = in.get<int32_t>();
+        rows                  = in.get<int32_t>();
+        mid                   = in.get<int32_t>();
+        per_tensor            = in.get<int32_t>();
+        d32                   = in.get<float>();
+        const auto sign_bytes = in.get<uint32_t>();
+        if (k <= 0 || k % BITCOS_CUDA_QK != 0 || rows < 0 || mid < 1) {
+            die("bad case header");
+        }
+        bitmap = std::make_unique<guarded>((size_t) rows * k / 8);
+        signs  = std::make_unique<guarded>(sign_bytes);
+        in.bytes(bitmap->p, (size_t) rows * k / 8);
+        in.bytes(signs->p, sign_bytes);
+        rowidx.resize(rows + 1);
+        in.bytes(rowidx.data(), rowidx.size() * 4);
+        if (!per_tensor) {
+            d16.resize((size_t) rows * (k / BITCOS_CUDA_QK));
+            in.bytes(d16.data(), d16.size() * 2);
+        }
     }
+
+    float dot(int r, const block_q8_1 * y) const {
+        return row_dot((const uint32_t *) bitmap->p, (const uint32_t *) signs->p, rowidx.data(),
+                       per_tensor ? nullptr : d16.data(), &d32, y, k, r);
+    }
+};
+
+// "BCCM": one mat-vec launch (MUL_MAT or MUL_MAT_ID) over its whole grid through
+// bitcos_cuda.cuh's argument builders and bitcos_cuda_mmv_locate, every warp's row
+// as row_dot. IN: the matrix (mid = the q8_1 columns), i32 op (0 MUL_MAT, 1
+// MUL_MAT_ID), i64 ne01 ne02 ne03 ne11 ne12 ne13 s1 s2 s3 ids_stride, i32 gy gz
+// ncols nids, i32 ids[nids], i64 ndst, block_q8_1 [mid][k/32]. OUT: f32 dst[ndst],
+// NaN bits where no warp wrote.
+void run_mmv(reader & in, FILE * out) {
+    const matrix m(in);
+    const int    op = in.get<int32_t>();
+    int64_t      v[10];
+    for (int64_t & x : v) {
+        x = in.get<int64_t>();
+    }
+    const int gy = in.get<int32_t>(), gz = in.get<int32_t>(), ncols = in.get<int32_t>(), nids = in.get<int32_t>();
+    std::vector<int32_t> ids(nids);
+    in.bytes(ids.data(), ids.size() * 4);
+    const int64_t ndst = in.get<int64_t>();
+    const int64_t sy   = m.k / QK8_1;
+    std::vector<block_q8_1> y((size_t) m.mid * sy);
+    in.bytes(y.data(), y.size() * sizeof(block_q8_1));
+
+    const bitcos_cuda_mmv_args a = op == 0 ? bitcos_cuda_mmv_args_mul_mat(v[0], v[1], v[2], v[3], v[4], v[5], sy, v[6], v[7], v[8]) :
+                                             bitcos_cuda_mmv_args_mul_mat_id(v[0], v[1], v[3], sy, v[9], v[6], v[7]);
+    std::vector<float> dst(ndst);
+    std::memset(dst.data(), 0xFF, dst.size() * sizeof(float));
+    for (int z = 0; z < gz; ++z) {
+        for (int g = 0; g < gy; ++g) {
+            for (int r = 0; r < a.nrows; ++r) {
+                const bitcos_cuda_mmv_pos p = bitcos_cuda_mmv_locate(a, op == 1 ? ids.data() : nullptr, g, z, r);
+                for (int j = 0; j < ncols; ++j) {
+                    const int64_t yb = p.y + j * a.stride_col_y, d = p.dst + j * a.stride_col_dst;
+                    if (p.row < 0 || p.row >= m.rows || yb < 0 || yb + sy > (int64_t) y.size() || d < 0 || d >= ndst) {
+                        die("mat-vec geometry out of range");
+                    }
+                    dst[d] = m.dot((int) p.row, y.data() + yb);
+                }
+            }
+        }
+    }
+    put(out, dst.data(), dst.size());
+}
+
+void run_case(reader & in, FILE * out) {
+    const matrix m(in);
+    const int    k = m.k, rows = m.rows, ncols = m.mid;
+    const size_t nb = (size_t) k / QK8_1;
+    const auto * bitmap = (const uint32_t *) m.bitmap->p;
+    const auto * signs  = (const uint32_t *) m.signs->p;
+    const half * d16    = m.per_tensor ? nullptr : m.d16.data();
+
     std::vector<block_q8_1> y((size_t) ncols * nb);
     in.bytes(y.data(), y.size() * sizeof(block_q8_1));
     std::vector<float> x((size_t) ncols * k);
@@ -266,8 +335,7 @@ void run_case(reader & in, FILE * out) {
     std::vector<float> dot((size_t) ncols * rows);
     for (int c = 0; c < ncols; ++c) {
         for (int r = 0; r < rows; ++r) {
-            dot[(size_t) c * rows + r] = row_dot((const uint32_t *) bitmap.p, (const uint32_t *) signs.p, rowidx.data(),
-                                                 per_tensor ? nullptr : d16.data(), &d32, y.data() + (size_t) c * nb, k, r);
+            dot[(size_t) c * rows + r] = m.dot(r, y.data() + (size_t) c * nb);
         }
     }
     put(out, dot.data(), dot.size());
@@ -279,13 +347,12 @@ void run_case(reader & in, FILE * out) {
     }
     put(out, yq.data(), yq.size());
 
-    if (!per_tensor) {  // fp16 scales: the Q2_0 decode, into a guarded buffer prefilled with 0xA5
+    if (d16 != nullptr) {  // fp16 scales: the Q2_0 decode, into a guarded buffer prefilled with 0xA5
         const size_t nq = (size_t) rows * (k / QK2_0) * sizeof(block_q2_0);
         guarded      q2(nq);
         std::memset(q2.p, 0xA5, nq);
         for (int r = 0; r < rows; ++r) {
-            row_to_q2_0((const uint32_t *) bitmap.p, (const uint32_t *) signs.p, rowidx.data(), d16.data(),
-                        (block_q2_0 *) q2.p, k, r);
+            row_to_q2_0(bitmap, signs, m.rowidx.data(), d16, (block_q2_0 *) q2.p, k, r);
         }
         put(out, q2.p, nq);
     }
@@ -295,8 +362,7 @@ void run_case(reader & in, FILE * out) {
         guarded      f(nf * sizeof(float));
         std::memset(f.p, 0xFF, nf * sizeof(float));
         for (int r = 0; r < rows; ++r) {
-            row_to_float((const uint32_t *) bitmap.p, (const uint32_t *) signs.p, rowidx.data(),
-                         per_tensor ? nullptr : d16.data(), &d32, (float *) f.p, k, r);
+            row_to_float(bitmap, signs, m.rowidx.data(), d16, &m.d32, (float *) f.p, k, r);
         }
         put(out, (const float *) f.p, nf);
     }
@@ -313,14 +379,18 @@ int main(int argc, char ** argv) {
     if (!fin || !fout) {
         die("cannot open files");
     }
-    reader in{ fin };
-    if (in.get<uint32_t>() != 0x55434342u) {  // "BCCU"
+    reader         in{ fin };
+    const uint32_t magic = in.get<uint32_t>();
+    if (magic == 0x4d434342u) {  // "BCCM"
+        run_mmv(in, fout);
+    } else if (magic == 0x55434342u) {  // "BCCU"
+        const uint32_t ncases = in.get<uint32_t>();
+        put(fout, bitcos_cuda_table, 256);
+        for (uint32_t c = 0; c < ncases; ++c) {
+            run_case(in, fout);
+        }
+    } else {
         die("bad magic");
-    }
-    const uint32_t ncases = in.get<uint32_t>();
-    put(fout, bitcos_cuda_table, 256);
-    for (uint32_t c = 0; c < ncases; ++c) {
-        run_case(in, fout);
     }
     if (std::fclose(fout) != 0) {
         die("close");
