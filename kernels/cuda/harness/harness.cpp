@@ -286,10 +286,9 @@ struct matrix {
 void run_mmv(reader & in, FILE * out) {
     const matrix m(in);
     const int    op = in.get<int32_t>();
-    int64_t      v[10];
-    for (int64_t & x : v) {
-        x = in.get<int64_t>();
-    }
+    const auto   get = [&] { return in.get<int64_t>(); };
+    const int64_t ne01 = get(), ne02 = get(), ne03 = get(), ne11 = get(), ne12 = get(), ne13 = get();
+    const int64_t s1 = get(), s2 = get(), s3 = get(), ids_stride = get();
     const int gy = in.get<int32_t>(), gz = in.get<int32_t>(), ncols = in.get<int32_t>(), nids = in.get<int32_t>();
     std::vector<int32_t> ids(nids);
     in.bytes(ids.data(), ids.size() * 4);
@@ -298,8 +297,8 @@ void run_mmv(reader & in, FILE * out) {
     std::vector<block_q8_1> y((size_t) m.mid * sy);
     in.bytes(y.data(), y.size() * sizeof(block_q8_1));
 
-    const bitcos_cuda_mmv_args a = op == 0 ? bitcos_cuda_mmv_args_mul_mat(v[0], v[1], v[2], v[3], v[4], v[5], sy, v[6], v[7], v[8]) :
-                                             bitcos_cuda_mmv_args_mul_mat_id(v[0], v[1], v[3], sy, v[9], v[6], v[7]);
+    const bitcos_cuda_mmv_args a = op == 0 ? bitcos_cuda_mmv_args_mul_mat(ne01, ne02, ne03, ne11, ne12, ne13, sy, s1, s2, s3) :
+                                             bitcos_cuda_mmv_args_mul_mat_id(ne01, ne02, ne11, sy, ids_stride, s1, s2);
     std::vector<float> dst(ndst);
     std::memset(dst.data(), 0xFF, dst.size() * sizeof(float));
     for (int z = 0; z < gz; ++z) {
