@@ -20,6 +20,7 @@ package atomicfile
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -36,12 +37,16 @@ type File struct {
 	target string
 	named  string // the temporary's name; "" for an anonymous (O_TMPFILE) file
 	perm   os.FileMode
-	mu     sync.Mutex
-	done   bool
+	// exclusive: Commit never replaces a file at target (CreateNew)
+	exclusive bool
+	mu        sync.Mutex
+	done      bool
 }
 
 // forceNamed makes Create use named temporaries (tests of that path).
 var forceNamed = false
+
+var errNamedForced = errors.New("named temporaries forced")
 
 // UseNamedTemporaries makes Create use named temporaries, as on systems
 // without O_TMPFILE, until restore is called: other packages' tests check
@@ -61,16 +66,35 @@ var BeforeCommit func(target string)
 var Logf func(format string, args ...any)
 
 // Create starts writing target. perm is the mode the committed file gets.
+// Commit replaces a file at target: callers decide that first (Check).
 func Create(target string, perm os.FileMode) (*File, error) {
+	return create(target, perm, false)
+}
+
+// CreateNew is Create for an output that must not replace anything: its
+// Commit fails, removing the output, when a file has appeared at target
+// since Check found none.
+func CreateNew(target string, perm os.FileMode) (*File, error) {
+	return create(target, perm, true)
+}
+
+func create(target string, perm os.FileMode, exclusive bool) (*File, error) {
 	dir := filepath.Dir(target)
 	RemoveStale(dir)
-	f := &File{target: target, perm: perm}
-	if fh, err := openAnonymous(dir); err == nil && !forceNamed {
+	f := &File{target: target, perm: perm, exclusive: exclusive}
+	// An anonymous file's errors name the target, a named one's the
+	// temporary (what bare strips where this package reports them).
+	fh, err := openAnonymous(dir, target)
+	if err == nil && forceNamed {
+		fh.Close()
+		err = errNamedForced
+	}
+	if err == nil {
 		f.File = fh
 	} else {
 		fh, err := createNamed(dir, filepath.Base(target))
 		if err != nil {
-			return nil, fmt.Errorf("%s: cannot create the output: %w", target, err)
+			return nil, fmt.Errorf("%s: cannot create the output: %w", target, bare(err))
 		}
 		f.File, f.named = fh, fh.Name()
 	}
@@ -120,7 +144,7 @@ func CommitAll(files ...*File) error {
 		for _, g := range files {
 			g.abortLocked()
 		}
-		return fmt.Errorf("%s: %w", f.target, err)
+		return fmt.Errorf("%s: %w", f.target, bare(err))
 	}
 	for _, f := range files {
 		if f.done {
@@ -133,7 +157,7 @@ func CommitAll(files ...*File) error {
 		}
 	}
 	for i, f := range files {
-		if err := os.Rename(f.named, f.target); err != nil {
+		if err := f.name(); err != nil {
 			for _, g := range files[:i] {
 				os.Remove(g.target)
 			}
@@ -178,6 +202,28 @@ func (f *File) prepare() error {
 		f.named = name
 	}
 	return f.File.Close()
+}
+
+// name gives the prepared file its target's name: a rename, or for an
+// exclusive file a hard link (which fails on an existing target) and the
+// removal of the hidden name; where the file system has no hard links, a
+// rename after a last look.
+func (f *File) name() error {
+	if !f.exclusive {
+		return os.Rename(f.named, f.target)
+	}
+	err := os.Link(f.named, f.target)
+	if err == nil {
+		os.Remove(f.named)
+		return nil
+	}
+	if _, lerr := os.Lstat(f.target); lerr == nil {
+		return errors.New("a file appeared there while the output was written; not replaced")
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return bare(err)
+	}
+	return os.Rename(f.named, f.target)
 }
 
 // Abort discards the output. It is safe to call more than once and after

@@ -8,13 +8,14 @@ import (
 )
 
 // openAnonymous opens an unnamed file in dir (O_TMPFILE): it disappears
-// with the process unless linkAnonymous gives it a name.
-func openAnonymous(dir string) (*os.File, error) {
+// with the process unless linkAnonymous gives it a name. name is what the
+// *os.File calls itself in errors.
+func openAnonymous(dir, name string) (*os.File, error) {
 	fd, err := unix.Open(dir, unix.O_RDWR|unix.O_TMPFILE|unix.O_CLOEXEC, 0o600)
 	if err != nil {
 		return nil, err
 	}
-	return os.NewFile(uintptr(fd), dir+"/(unnamed)"), nil
+	return os.NewFile(uintptr(fd), name), nil
 }
 
 func procPath(f *os.File) string { return fmt.Sprintf("/proc/self/fd/%d", f.Fd()) }

@@ -9,7 +9,7 @@ import (
 
 var errNoAnonymous = errors.New("no anonymous files on this system")
 
-func openAnonymous(dir string) (*os.File, error) { return nil, errNoAnonymous }
+func openAnonymous(dir, name string) (*os.File, error) { return nil, errNoAnonymous }
 
 func procPath(f *os.File) string { return f.Name() }
 
