@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,6 +55,10 @@ func Write(opt Options) ([]string, error) {
 	if opt.Dir == "" {
 		opt.Dir = DefaultDir(opt.Model)
 	}
+	paths := []string{filepath.Join(opt.Dir, ReadmeFile), filepath.Join(opt.Dir, ChartFile)}
+	if err := checkOutputs(paths, opt); err != nil {
+		return nil, err
+	}
 	st, err := repack.Stats(opt.Model, false, nil)
 	if err != nil {
 		return nil, err
@@ -67,23 +70,13 @@ func Write(opt Options) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	paths := []string{filepath.Join(opt.Dir, ReadmeFile), filepath.Join(opt.Dir, ChartFile)}
-	if !opt.Force {
-		for _, p := range paths {
-			if _, err := os.Lstat(p); err == nil {
-				return nil, fmt.Errorf("%s already exists: give --force to replace it, or another directory with -o", p)
-			} else if !errors.Is(err, fs.ErrNotExist) {
-				return nil, err
-			}
-		}
-	}
 	made, err := mkdirAll(opt.Dir)
 	if err != nil {
 		return nil, err
 	}
 	cancel := atomicfile.OnInterrupt(func() { removeDirs(made) })
 	defer cancel()
-	if err := writeFiles(paths, []string{readme, zeroDensitySVG(st)}); err != nil {
+	if err := writeFiles(paths, []string{readme, zeroDensitySVG(st)}, opt.Force); err != nil {
 		removeDirs(made)
 		return nil, err
 	}
@@ -102,9 +95,49 @@ func hasBitcos(st *repack.FileStats) bool {
 	return false
 }
 
+// checkOutputs checks, before any work, where the card's files go
+// (atomicfile.Check): an existing README.md or chart is replaced only with
+// Force, an input never; a folder still to be made must be possible to
+// make: its nearest existing ancestor is a folder that takes files.
+func checkOutputs(paths []string, opt Options) error {
+	inputs, err := repack.ShardFiles(opt.Model)
+	if err != nil {
+		inputs = []string{opt.Model}
+	}
+	if opt.Source != "" {
+		inputs = append(inputs, opt.Source)
+	}
+	if st, err := os.Stat(opt.Dir); err == nil && !st.IsDir() {
+		return fmt.Errorf("%s: is not a folder; give the card a folder with -o", opt.Dir)
+	} else if err == nil {
+		for _, p := range paths {
+			if err := atomicfile.Check(p, opt.Force, inputs...); err != nil {
+				var ee *atomicfile.ExistsError
+				if errors.As(err, &ee) {
+					return fmt.Errorf("%s already exists: give --force to replace it, or another directory with -o", p)
+				}
+				return err
+			}
+		}
+		return nil
+	}
+	up := filepath.Dir(filepath.Clean(opt.Dir))
+	for {
+		if _, err := os.Lstat(up); err == nil || up == filepath.Dir(up) {
+			break
+		}
+		up = filepath.Dir(up)
+	}
+	if err := atomicfile.CheckFolder(up); err != nil {
+		return fmt.Errorf("%s: cannot be made: %w", opt.Dir, err)
+	}
+	return nil
+}
+
 // writeFiles writes every file or none: they are committed together once
-// all are written (atomicfile.CommitAll).
-func writeFiles(paths, contents []string) error {
+// all are written (atomicfile.CommitAll). An existing file is replaced only
+// when replace.
+func writeFiles(paths, contents []string, replace bool) error {
 	var outs []*atomicfile.File
 	defer func() {
 		for _, o := range outs {
@@ -112,7 +145,11 @@ func writeFiles(paths, contents []string) error {
 		}
 	}()
 	for i, p := range paths {
-		o, err := atomicfile.Create(p, 0o644)
+		create := atomicfile.CreateNew
+		if replace {
+			create = atomicfile.Create
+		}
+		o, err := create(p, 0o644)
 		if err != nil {
 			return err
 		}

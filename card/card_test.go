@@ -75,7 +75,7 @@ func TestWriteRefusesAndCleansUp(t *testing.T) {
 			blocker := filepath.Join(d, "file")
 			os.WriteFile(blocker, nil, 0o644)
 			return Options{Model: out, Dir: filepath.Join(blocker, "x")}
-		}, "not a directory", func(t *testing.T, opt Options) {
+		}, "file: is not a folder", func(t *testing.T, opt Options) {
 			if ents, _ := os.ReadDir(filepath.Dir(filepath.Dir(opt.Dir))); len(ents) != 1 {
 				t.Fatalf("left behind: %v", ents)
 			}

@@ -36,7 +36,7 @@ func TestCommittedFixtures(t *testing.T) {
 				t.Fatalf("verify: %v %v", err, v)
 			}
 			back := filepath.Join(t.TempDir(), "back.gguf")
-			if err := Unpack(out, back); err != nil {
+			if err := Unpack(out, back, false); err != nil {
 				t.Fatal(err)
 			}
 			if b, _ := os.ReadFile(back); !bytes.Equal(b, committed) {

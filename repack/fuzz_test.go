@@ -94,7 +94,7 @@ func checkVerbs(t *testing.T, m fuzzModel, data []byte) {
 	v, verr := repack.Verify(m.orig, p)
 	repack.Stats(p, false, nil)
 	back := filepath.Join(dir, "back.gguf")
-	uerr := repack.Unpack(p, back)
+	uerr := repack.Unpack(p, back, false)
 	cardDir := filepath.Join(dir, "card")
 	_, cerr := card.Write(card.Options{Model: p, Dir: cardDir})
 	if verr == nil && v.OK() {

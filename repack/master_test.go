@@ -30,7 +30,7 @@ func TestRepackMasters(t *testing.T) {
 			} else {
 				t.Fatal(err)
 			}
-			rep, err := Repack(in, Options{Output: out, Ternarize: true})
+			rep, err := Repack(in, Options{Output: out, Ternarize: true, Replace: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,7 +56,7 @@ func TestRepackMasters(t *testing.T) {
 				t.Fatalf("verify master vs repack: %v %+v", err, v)
 			}
 			back := filepath.Join(dir, "back.gguf")
-			if err := Unpack(out, back); err != nil {
+			if err := Unpack(out, back, false); err != nil {
 				t.Fatal(err)
 			}
 			g, err := ggufx.Open(back)

@@ -80,7 +80,7 @@ func TestRepackLlamaMoE(t *testing.T) {
 				t.Fatalf("verify: %d ternary of %d converted checked, diffs %v", v.TernaryChecked, rep.Converted, v.Diffs)
 			}
 			back := filepath.Join(filepath.Dir(in), "back.gguf")
-			if err := Unpack(out, back); err != nil {
+			if err := Unpack(out, back, false); err != nil {
 				t.Fatal(err)
 			}
 			if got, _ := os.ReadFile(back); !bytes.Equal(got, before) {

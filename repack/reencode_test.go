@@ -80,7 +80,7 @@ func TestRedundantBytesKept(t *testing.T) {
 		t.Errorf("stats: found %v, predicted %d bytes, repack wrote %d", found, fs.RepackBytes, rep.OutputBytes)
 	}
 	back := filepath.Join(dir, "back.gguf")
-	if err := Unpack(out, back); err != nil {
+	if err := Unpack(out, back, false); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(back); !bytes.Equal(got, data) {

@@ -7,19 +7,18 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 
 	"golang.org/x/sync/semaphore"
 
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
-	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 )
 
 // Options control Repack.
 type Options struct {
-	// Output is the path written; default: the input with ".gguf" replaced
-	// by ".bitcos.gguf".
+	// Output is the path written; default: DefaultOutput.
 	Output string
 	// Workers is the number of tensors analysed and encoded in parallel
 	// (default GOMAXPROCS). Memory is about two tensors per worker.
@@ -38,6 +37,9 @@ type Options struct {
 	// BITCOS (or is ternarized, or has its head quantized), so the output
 	// would only be the input with bitcos.* keys, a little larger.
 	Force bool
+	// Replace lets the output replace an existing file (never the input);
+	// without it an existing output is refused before any work.
+	Replace bool
 	// Progress, if set, is called from one goroutine as the job goes on,
 	// with the phase ("plan", "repack", "flush") and the work done of the
 	// whole job's total, in bytes: for sharded output the planning pass
@@ -98,8 +100,13 @@ func Repack(in string, opt Options) (*Report, error) {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
-	if same, _ := sameFile(in, opt.Output); same {
-		return nil, fmt.Errorf("%s: output would overwrite the input", in)
+	if opt.Split.active() {
+		err = checkShardOutputs(in, strings.TrimSuffix(opt.Output, ".gguf"), opt.Replace)
+	} else {
+		err = checkOutput(in, opt.Output, opt.Replace)
+	}
+	if err != nil {
+		return nil, err
 	}
 	rep := &Report{Input: in, Output: opt.Output, InputBytes: f.FileSize, Warnings: undescribed(f)}
 	if err := f.Canonical(); err != nil {
@@ -133,7 +140,7 @@ func Repack(in string, opt Options) (*Report, error) {
 		return repackShards(f, rep, dec, cand, tails, reserved, opt)
 	}
 
-	tmp, err := atomicfile.Create(opt.Output, inputPerm(in))
+	tmp, err := createOutput(opt.Output, inputPerm(in), opt.Replace)
 	if err != nil {
 		return nil, err
 	}
@@ -228,18 +235,6 @@ func inputPerm(in string) os.FileMode {
 		return st.Mode().Perm()
 	}
 	return 0o644
-}
-
-func sameFile(a, b string) (bool, error) {
-	sa, err := os.Stat(a)
-	if err != nil {
-		return false, err
-	}
-	sb, err := os.Stat(b)
-	if err != nil {
-		return false, err
-	}
-	return os.SameFile(sa, sb), nil
 }
 
 // jobProgress turns the phases of a repack into one progress figure

@@ -124,7 +124,7 @@ func TestRepackEveryType(t *testing.T) {
 			}
 			// unpack gives the original back byte for byte.
 			back := filepath.Join(filepath.Dir(in), "back.gguf")
-			if err := Unpack(out, back); err != nil {
+			if err := Unpack(out, back, false); err != nil {
 				t.Fatal(err)
 			}
 			got, _ := os.ReadFile(back)
@@ -257,7 +257,7 @@ func TestRepackRefuses(t *testing.T) {
 	}{
 		{"already BITCOS", out, filepath.Join(dir, "x.gguf"), "already a BITCOS file"},
 		{"truncated", trunc, filepath.Join(dir, "y.gguf"), "trunc.gguf"},
-		{"in place", in, in, "overwrite the input"},
+		{"in place", in, in, "the output would be the input"},
 		{"missing", filepath.Join(dir, "none.gguf"), "", "none.gguf"},
 	}
 	for _, c := range cases {
@@ -337,7 +337,7 @@ func TestRepackCopyPaths(t *testing.T) {
 			t.Fatalf("copyRangeMin %d: verify %v %+v", min, err, v)
 		}
 		back := filepath.Join(filepath.Dir(in), "back.gguf")
-		if err := Unpack(out, back); err != nil {
+		if err := Unpack(out, back, false); err != nil {
 			t.Fatal(err)
 		}
 		a, _ := os.ReadFile(in)

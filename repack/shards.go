@@ -77,7 +77,11 @@ func repackShards(f *input, rep *Report, dec []Decision, cand []bool, tails map[
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", opt.Output, err)
 		}
-		out, err := atomicfile.Create(ShardPath(prefix, s, len(starts)), inputPerm(rep.Input))
+		path := ShardPath(prefix, s, len(starts))
+		if err := checkOutput(rep.Input, path, opt.Replace); err != nil {
+			return nil, err
+		}
+		out, err := createOutput(path, inputPerm(rep.Input), opt.Replace)
 		if err != nil {
 			return nil, err
 		}

@@ -223,7 +223,7 @@ func checkShards(t *testing.T, in, whole string, opt Options, split SplitOptions
 		t.Fatalf("verify: %v %+v", err, v)
 	}
 	back := filepath.Join(t.TempDir(), "back.gguf")
-	if err := Unpack(rep.Shards[0], back); err != nil {
+	if err := Unpack(rep.Shards[0], back, false); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := os.ReadFile(in)

@@ -138,7 +138,7 @@ func TestBitcosMetadataIsValidated(t *testing.T) {
 			v, verr := Verify(orig, p)
 			_, serr := Stats(p, false, nil)
 			back := filepath.Join(dir, "back.gguf")
-			uerr := Unpack(p, back)
+			uerr := Unpack(p, back, false)
 			if c.want != "" {
 				for verb, err := range map[string]error{"verify": verr, "stats": serr, "unpack": uerr} {
 					if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), p) {
@@ -351,7 +351,7 @@ func TestBitcosBadScaleIsRefused(t *testing.T) {
 	os.WriteFile(out, data, 0o644)
 	_, verr := Verify(orig, out)
 	_, serr := Stats(out, false, nil)
-	uerr := Unpack(out, filepath.Join(t.TempDir(), "b.gguf"))
+	uerr := Unpack(out, filepath.Join(t.TempDir(), "b.gguf"), false)
 	for verb, err := range map[string]error{"verify": verr, "stats": serr, "unpack": uerr} {
 		if err == nil || !strings.Contains(err.Error(), `"blk.0.attn_q.weight": scale 0 is NaN`) {
 			t.Errorf("%s: %v", verb, err)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
-	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 )
 
 // DefaultUnpackOutput is where unpack writes when no output is given:
@@ -28,7 +27,8 @@ func DefaultUnpackOutput(in string) string {
 // Unpack rewrites a BITCOS file back into its source types. For a source
 // whose layout was canonical (Report.Canonical empty) the result is the
 // original file byte for byte.
-func Unpack(in, out string) error {
+// It replaces an existing file at out only when replace, never the input.
+func Unpack(in, out string, replace bool) error {
 	f, done, err := openJoined(in)
 	if err != nil {
 		return err
@@ -38,13 +38,13 @@ func Unpack(in, out string) error {
 	if out == "" {
 		out = DefaultUnpackOutput(in)
 	}
-	if same, _ := sameFile(in, out); same {
-		return fmt.Errorf("%s: output would overwrite the input", in)
-	}
 	if f.meta == nil {
 		return fmt.Errorf("%s: not a BITCOS file (no %s)", in, KeyVersion)
 	}
-	tmp, err := atomicfile.Create(out, inputPerm(in))
+	if err := checkOutput(in, out, replace); err != nil {
+		return err
+	}
+	tmp, err := createOutput(out, inputPerm(in), replace)
 	if err != nil {
 		return err
 	}

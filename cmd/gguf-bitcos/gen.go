@@ -21,18 +21,28 @@ func genCmd() *cobra.Command {
 		experts, expertsUsed   int
 		odd, nonTernary, out   bool
 		scaleTensors, quiet    bool
+		force                  bool
 		layers, shards         int
 	)
 	cmd := &cobra.Command{
 		Use:   "gen OUTPUT.gguf | gen OUTPUT.safetensors | gen fixtures DIR",
 		Short: "Generate a synthetic bitnet (or llama, dense or MoE) model with realistic ternary statistics (tests, benchmarks)",
-		Args:  rangeArgs(1, 2),
+		Long: `gen writes a synthetic model: bitnet by default (or llama, dense or MoE with
+--arch llama --experts N) with realistic per-tensor zero densities (30-52%),
+zero rows, dead neurons and zero-scale blocks, in a stock ternary type or as a
+float master. OUTPUT.gguf is a GGUF file that llama.cpp loads;
+OUTPUT.safetensors is the same float master as a Hugging Face checkpoint
+(config.json beside it; with --shards, OUTPUT-0000i-of-0000N.safetensors and
+OUTPUT.safetensors.index.json). 'gen fixtures DIR' writes the committed test
+fixtures into DIR (created if missing). No existing file is replaced without
+--force, checked before anything is written; each file is named once written.`,
+		Args: rangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if args[0] == "fixtures" {
 				if len(args) != 2 {
-					return fmt.Errorf("gen fixtures needs a directory")
+					return usagef(cmd, "gen fixtures needs a directory")
 				}
-				return modelgen.WriteFixtures(args[1])
+				return writeFixtures(args[1], force)
 			}
 			t, ok := ggufx.ParseGGMLType(strings.ToUpper(typ))
 			if !ok {
@@ -70,7 +80,10 @@ func genCmd() *cobra.Command {
 					bar.Set64(done)
 				}
 			}
-			return writeModel(args[0], s, shards, progress)
+			if len(args) != 1 {
+				return usagef(cmd, "one output path (or: gen fixtures DIR)")
+			}
+			return writeModel(args[0], s, shards, force, progress)
 		},
 	}
 	f := cmd.Flags()
@@ -88,6 +101,7 @@ func genCmd() *cobra.Command {
 	f.BoolVar(&out, "output-head", false, "add an untied output.weight")
 	f.BoolVar(&scaleTensors, "scale-tensors", false, "add BitNet's optional <base>.scale tensors")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar")
+	f.BoolVar(&force, "force", false, "replace existing files")
 	completeValues(cmd, "type", append(stockTypes(), "f16", "bf16", "f32")...)
 	completeValues(cmd, "shape", "small", "2b")
 	completeValues(cmd, "head", append([]string{"f16", "bf16", "f32"}, stockTypes()...)...)

@@ -35,15 +35,17 @@ copies everything else byte for byte. When no tensor gains, it writes nothing
 and says so (--force writes the file anyway). The output (OUT, or -o; by
 default MODEL-BITCOS.gguf, the source type's label in the name replaced by
 BITCOS) is written unnamed beside it (nothing is left if it stops), read back
-and checked, and only then gets its name. Its general.file_type says BITCOS
-(96); the source's is kept in bitcos.source_file_type for unpack.`,
+and checked, and only then gets its name. An existing file there is not
+replaced without --force (the input never is), checked before any work. Its
+general.file_type says BITCOS (96); the source's is kept in
+bitcos.source_file_type for unpack.`,
 		Args: rangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			heads, err := repack.HeadPlan(head, tokEmbType, outType)
 			if err != nil {
 				return usageError{cmd, err}
 			}
-			opt := repack.Options{Output: out, Workers: workers, Ternarize: tern, Heads: heads, Force: force}
+			opt := repack.Options{Output: out, Workers: workers, Ternarize: tern, Heads: heads, Force: force, Replace: force}
 			if len(args) == 2 {
 				if out != "" {
 					return usagef(cmd, "give the output as OUT or with -o, not both")
@@ -112,7 +114,7 @@ and checked, and only then gets its name. Its general.file_type says BITCOS
 	cmd.Flags().StringVar(&head, "head", "", "quantize the embedding/output head: q8_0, q6_K, q4_K or keep (lossy; bytes as llama-quantize writes them)")
 	cmd.Flags().StringVar(&tokEmbType, "token-embedding-type", "", "type for token_embd.weight (overrides --head)")
 	cmd.Flags().StringVar(&outType, "output-tensor-type", "", "type for output.weight (overrides --head)")
-	cmd.Flags().BoolVar(&force, "force", false, "write the output even when no tensor gains (it would be the input plus bitcos.* keys)")
+	cmd.Flags().BoolVar(&force, "force", false, "replace an existing output file (never the input), and write the output even when no tensor gains (it would be the input plus bitcos.* keys)")
 	cmd.Flags().BoolVar(&tern, "ternarize", false, "F16/BF16/F32 master: ternarize the projections (absmean, lossy) and store them as BITCOS or TQ2_0")
 	for _, name := range []string{"head", "token-embedding-type", "output-tensor-type"} {
 		completeValues(cmd, name, headChoices()...)

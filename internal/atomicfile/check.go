@@ -61,20 +61,31 @@ func Check(target string, replace bool, inputs ...string) error {
 	default:
 		return fmt.Errorf("%s: %w", target, bare(err))
 	}
-	return checkDir(target)
+	return checkDir(target, filepath.Dir(target))
 }
 
-// checkDir says whether files can be created in target's folder.
-func checkDir(target string) error {
-	dir := filepath.Dir(target)
+// CheckFolder says whether files can be created in the existing folder
+// dir, naming dir in a refusal.
+func CheckFolder(dir string) error { return checkDir(dir, dir) }
+
+// checkDir says whether files can be created in folder dir, for target
+// (which errors name; dir too, where it is not target).
+func checkDir(target, dir string) error {
+	the := "the folder " + dir
+	if target == dir {
+		the = "the folder"
+	}
 	ds, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s: the folder %s does not exist", target, dir)
+		return fmt.Errorf("%s: %s does not exist", target, the)
 	case errors.Is(err, syscall.ENOTDIR) || (err == nil && !ds.IsDir()):
+		if target == dir {
+			return fmt.Errorf("%s: is not a folder", target)
+		}
 		return fmt.Errorf("%s: %s is not a folder", target, dir)
 	case err != nil:
-		return fmt.Errorf("%s: folder %s: %w", target, dir, bare(err))
+		return fmt.Errorf("%s: %s: %w", target, the, bare(err))
 	}
 	fh, err := openAnonymous(dir, target)
 	if err == nil {
@@ -90,18 +101,19 @@ func checkDir(target string) error {
 			return nil
 		}
 	}
-	return dirError(target, dir, err)
+	return dirError(target, the, err)
 }
 
-// dirError names what stops files being created in dir, for target.
-func dirError(target, dir string, err error) error {
+// dirError names what stops files being created in folder the ("the folder
+// X"), for target.
+func dirError(target, the string, err error) error {
 	switch {
 	case errors.Is(err, syscall.EROFS):
-		return fmt.Errorf("%s: the folder %s is on a read-only file system", target, dir)
+		return fmt.Errorf("%s: %s is on a read-only file system", target, the)
 	case errors.Is(err, fs.ErrPermission):
-		return fmt.Errorf("%s: no permission to create files in the folder %s", target, dir)
+		return fmt.Errorf("%s: no permission to create files in %s", target, the)
 	}
-	return fmt.Errorf("%s: cannot create files in the folder %s: %w", target, dir, bare(err))
+	return fmt.Errorf("%s: cannot create files in %s: %w", target, the, bare(err))
 }
 
 // deniedErr is an error that a named temporary would meet too.

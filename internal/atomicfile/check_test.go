@@ -91,7 +91,7 @@ func TestDirError(t *testing.T) {
 		{&os.PathError{Op: "open", Path: "d/.o.tmp-p1-x", Err: syscall.EACCES}, "o: no permission to create files in the folder d"},
 		{&os.PathError{Op: "open", Path: "d/.o.tmp-p1-x", Err: syscall.ENOSPC}, "o: cannot create files in the folder d: no space left on device"},
 	} {
-		if got := dirError("o", "d", tc.err).Error(); got != tc.want {
+		if got := dirError("o", "the folder d", tc.err).Error(); got != tc.want {
 			t.Errorf("%v: got %q, want %q", tc.err, got, tc.want)
 		}
 	}

@@ -1,13 +1,8 @@
 package modelgen
 
-import (
-	"fmt"
-	"path/filepath"
+import "github.com/gguf-bitcos/gguf-bitcos/ggufx"
 
-	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
-)
-
-//go:generate go run ../../cmd/gguf-bitcos gen fixtures ../../testdata
+//go:generate go run ../../cmd/gguf-bitcos gen fixtures --force ../../testdata
 
 // Fixture is one committed test model.
 type Fixture struct {
@@ -37,14 +32,4 @@ func Fixtures() []Fixture {
 		{"tiny-q2_0.gguf", q2},
 		{"tiny-i2_s.gguf", i2s},
 	}
-}
-
-// WriteFixtures (re)writes every fixture into dir.
-func WriteFixtures(dir string) error {
-	for _, fx := range Fixtures() {
-		if err := Write(filepath.Join(dir, fx.File), fx.Spec); err != nil {
-			return fmt.Errorf("%s: %w", fx.File, err)
-		}
-	}
-	return nil
 }
