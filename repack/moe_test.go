@@ -76,8 +76,8 @@ func TestRepackLlamaMoE(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !v.OK() || v.TernaryChecked != rep.Converted {
-				t.Fatalf("verify: %d ternary of %d converted checked, diffs %v", v.TernaryChecked, rep.Converted, v.Diffs)
+			if !v.OK() || v.BitcosChecked != rep.Converted {
+				t.Fatalf("verify: %d BITCOS of %d converted checked, diffs %v", v.BitcosChecked, rep.Converted, v.Diffs)
 			}
 			back := filepath.Join(filepath.Dir(in), "back.gguf")
 			if err := Unpack(out, back, false); err != nil {

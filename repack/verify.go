@@ -20,11 +20,20 @@ type VerifyOptions struct {
 
 // VerifyResult lists what differs between an original and its repack.
 type VerifyResult struct {
-	Original       string `json:"original"`
-	Repacked       string `json:"repacked"`
+	Original string `json:"original"`
+	Repacked string `json:"repacked"`
+	// Verdict is what the comparison proves (Verdict*); Reason says why,
+	// in words, when it is not VerdictOK.
+	Verdict        string `json:"verdict"`
+	Reason         string `json:"reason,omitempty"`
 	TensorsChecked int    `json:"tensors_checked"`
-	TernaryChecked int    `json:"ternary_checked"`
-	KVsChecked     int    `json:"kvs_checked"`
+	// TernaryChecked counts the tensors that are ternary in the repacked
+	// file (BITCOS, or a stock ternary type kept or ternarized into);
+	// BitcosChecked those of them stored as BITCOS, compared with the
+	// original as decoded codes and scale bits.
+	TernaryChecked int `json:"ternary_checked"`
+	BitcosChecked  int `json:"bitcos_checked"`
+	KVsChecked     int `json:"kvs_checked"`
 	HeadsChecked   int    `json:"heads_checked"` // quantized heads compared with the reference quantization
 	// RoundTrip says what the round trip proved: RoundTripIdentical,
 	// RoundTripCanonical, or why it did not run.
@@ -44,8 +53,52 @@ const (
 	RoundTripCanonical = "identical content, canonical layout"
 )
 
-// OK reports whether nothing differs.
+// Verdicts of Verify (VerifyResult.Verdict).
+const (
+	// VerdictOK: the repacked file is a BITCOS repack that holds exactly
+	// what the original holds (and, unless skipped or not applicable,
+	// unpacks to it).
+	VerdictOK = "ok"
+	// VerdictDiffer: the files differ (VerifyResult.Diffs).
+	VerdictDiffer = "differ"
+	// VerdictNotRepack: the repacked file has no bitcos.* metadata, so
+	// nothing proves a repack, whatever the comparison found.
+	VerdictNotRepack = "not-a-repack"
+	// VerdictSwapped: the original is the BITCOS file and the repacked one
+	// is not: the arguments are the wrong way round.
+	VerdictSwapped = "swapped"
+	// VerdictOriginalBitcos: both files are BITCOS files; the original
+	// must be the stock file a repack was made from.
+	VerdictOriginalBitcos = "original-is-bitcos"
+)
+
+// OK reports whether nothing differs (whichever way round the files are:
+// unpack checks its output with it).
 func (v *VerifyResult) OK() bool { return len(v.Diffs) == 0 }
+
+// judge sets the verdict of v for original a and repacked b.
+func (v *VerifyResult) judge(a, b *input) {
+	same := "they hold the same tensors and KVs"
+	if !v.OK() {
+		same = "they differ"
+	}
+	switch {
+	case a.meta == nil && b.meta == nil:
+		v.Verdict = VerdictNotRepack
+		v.Reason = fmt.Sprintf("%s is not a BITCOS repack (no %s, no BITCOS tensors), so nothing proves a repack; %s", v.Repacked, KeyVersion, same)
+	case a.meta != nil && b.meta == nil:
+		v.Verdict = VerdictSwapped
+		v.Reason = fmt.Sprintf("the arguments are the wrong way round: %s (given as ORIGINAL) is the BITCOS file and %s (given as REPACKED) is not; run verify ORIGINAL REPACKED", v.Original, v.Repacked)
+	case a.meta != nil:
+		v.Verdict = VerdictOriginalBitcos
+		v.Reason = fmt.Sprintf("both files are BITCOS files: ORIGINAL must be the stock file the repack was made from, and %s is a BITCOS file; %s", v.Original, same)
+	case !v.OK():
+		v.Verdict = VerdictDiffer
+		v.Reason = fmt.Sprintf("%s and %s differ", v.Original, v.Repacked)
+	default:
+		v.Verdict = VerdictOK
+	}
+}
 
 func (v *VerifyResult) diff(format string, a ...any) {
 	if len(v.Diffs) < v.maxDiffs() {
@@ -91,7 +144,8 @@ func Verify(original, repacked string, opts ...VerifyOptions) (*VerifyResult, er
 	}
 	defer doneB()
 	defer b.Close()
-	v := &VerifyResult{Original: original, Repacked: repacked}
+	v := &VerifyResult{Original: original, Repacked: repacked, Diffs: []string{}}
+	defer func() { v.judge(a, b) }()
 	if a.Version != b.Version {
 		v.diff("GGUF version %d vs %d", a.Version, b.Version)
 	}
@@ -126,6 +180,9 @@ func Verify(original, repacked string, opts ...VerifyOptions) (*VerifyResult, er
 			continue
 		}
 		v.TensorsChecked++
+		if isTernaryType(tb.Type) {
+			v.TernaryChecked++
+		}
 		if ta.Type == tb.Type && ta.Type != ggufx.TypeBITCOS {
 			same, err := sameBytes(a, ia[j], b, ib[j])
 			if err != nil {
@@ -165,8 +222,8 @@ func Verify(original, repacked string, opts ...VerifyOptions) (*VerifyResult, er
 		if err := loadAny(b, ib[j], &bb); err != nil {
 			return nil, err
 		}
-		v.TernaryChecked++
 		if tb.Type == ggufx.TypeBITCOS {
+			v.BitcosChecked++
 			n := int64(bb.p.K) * int64(bb.p.Rows)
 			weights += n
 			zeros += n - nonZeros(&bb.p)

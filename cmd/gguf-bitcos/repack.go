@@ -96,7 +96,7 @@ bitcos.source_file_type for unpack.`,
 			if len(rep.Shards) > 1 {
 				fmt.Fprintf(stdout, "  %d shards: %s ... %s\n", len(rep.Shards), rep.Shards[0], rep.Shards[len(rep.Shards)-1])
 			}
-			fmt.Fprintf(stdout, "  %d tensors to BITCOS, %d ternary tensors kept\n", rep.Converted, rep.Kept)
+			fmt.Fprintf(stdout, "  %s to BITCOS, %s kept\n", units.Count(rep.Converted, "tensor"), units.Count(rep.Kept, "ternary tensor"))
 			fmt.Fprintf(stdout, "  %s -> %s (%.2f%%) in %.1fs\n", units.Bytes(rep.InputBytes), units.Bytes(rep.OutputBytes),
 				100*float64(rep.OutputBytes)/float64(rep.InputBytes), time.Since(start).Seconds())
 			if rep.Canonical != "" {

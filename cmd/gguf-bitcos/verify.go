@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
@@ -19,8 +20,11 @@ every KV (bitcos.* aside) and tensor in order, ternary tensors as decoded codes
 and scale bits, every BITCOS tensor's recorded source type against the
 original's type, bitcos.zero_density against the data. Then (unless --fast) the
 round trip: what unpack would write is streamed into a comparison with the
-original, byte for byte, without writing a file. Exit status 2 and the first
-differences listed when anything differs.`,
+original, byte for byte, without writing a file. Exit status 0 only when
+REPACKED is a BITCOS repack that holds what ORIGINAL holds (and unpacks to it,
+unless --fast); 2 and the first differences listed when anything differs; 4
+when REPACKED is not a BITCOS repack (no bitcos.* metadata), when the
+arguments are the wrong way round, or when ORIGINAL is a BITCOS file too.`,
 		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := repack.Verify(args[0], args[1], opt)
@@ -39,14 +43,20 @@ differences listed when anything differs.`,
 					fmt.Fprintf(stdout, "... and %d more differences\n", v.MoreDiffs)
 				}
 			}
-			if !v.OK() {
-				return exitErr{code: exitDiffer, msg: fmt.Sprintf("%s and %s differ", args[0], args[1])}
+			switch v.Verdict {
+			case repack.VerdictOK:
+			case repack.VerdictDiffer:
+				return exitErr{code: exitDiffer, msg: v.Reason}
+			default:
+				return exitErr{code: exitNotRepack, msg: v.Reason}
 			}
 			if !asJSON {
-				fmt.Fprintf(stdout, "OK: %d tensors (%d ternary, compared as codes and scale bits) and %d KVs identical\n",
-					v.TensorsChecked, v.TernaryChecked, v.KVsChecked)
+				fmt.Fprintf(stdout, "OK: %s identical: %s (%s compared as codes and scale bits), %s byte for byte; %s\n",
+					units.Count(v.TensorsChecked, "tensor"), units.Count(v.TernaryChecked, "ternary tensor"),
+					units.Count(v.BitcosChecked, "BITCOS tensor"), units.Count(v.TensorsChecked-v.TernaryChecked-v.HeadsChecked, "other tensor"),
+					units.Count(v.KVsChecked, "KV"))
 				if v.HeadsChecked > 0 {
-					fmt.Fprintf(stdout, "    %d quantized head tensor(s) equal the reference quantization of the original\n", v.HeadsChecked)
+					fmt.Fprintf(stdout, "    %s equal the reference quantization of the original\n", units.Count(v.HeadsChecked, "quantized head tensor"))
 				}
 				switch v.RoundTrip {
 				case repack.RoundTripIdentical:

@@ -15,3 +15,12 @@ func Bytes(n int64) string {
 	}
 	return fmt.Sprintf("%d B", n)
 }
+
+// Count prints n and noun, in the plural unless n is 1 ("1 tensor",
+// "3 tensors"); nouns here take an s.
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
