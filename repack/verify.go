@@ -34,7 +34,7 @@ type VerifyResult struct {
 	TernaryChecked int `json:"ternary_checked"`
 	BitcosChecked  int `json:"bitcos_checked"`
 	KVsChecked     int `json:"kvs_checked"`
-	HeadsChecked   int    `json:"heads_checked"` // quantized heads compared with the reference quantization
+	HeadsChecked   int `json:"heads_checked"` // quantized heads compared with the reference quantization
 	// RoundTrip says what the round trip proved: RoundTripIdentical,
 	// RoundTripCanonical, or why it did not run.
 	RoundTrip string   `json:"round_trip"`
