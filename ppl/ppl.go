@@ -14,15 +14,31 @@ import (
 	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 )
 
-// Result is what llama-perplexity's KL-divergence mode reports.
+// Result is what the comparison found: both perplexities, and either the
+// candidate's saved logits equal to the base's or llama-perplexity's
+// KL-divergence report of the candidate against the base, beside the same
+// report of the base against itself (the noise floor of the comparison).
 type Result struct {
 	PPLBase     float64 `json:"ppl_base"`
 	PPLCand     float64 `json:"ppl_candidate"`
 	PPLBaseText string  `json:"ppl_base_printed"`
 	PPLCandText string  `json:"ppl_candidate_printed"`
-	MeanKLD     float64 `json:"mean_kld"`
-	MaxKLD      float64 `json:"max_kld"`
-	SameTopP    float64 `json:"same_top_p_percent"`
+	// LogitsIdentical: the candidate's log-probs, as llama-perplexity
+	// saves them (16 bits each), are the base's byte for byte. The KLD
+	// figures are then 0 by definition and no KLD run is made.
+	LogitsIdentical bool `json:"logits_identical"`
+	// LogitsDiff says what differs in the saved log-probs, if anything.
+	LogitsDiff string  `json:"logits_diff"`
+	MeanKLD    float64 `json:"mean_kld"`
+	MaxKLD     float64 `json:"max_kld"`
+	SameTopP   float64 `json:"same_top_p_percent"`
+	// The noise floor: the base against its own saved log-probs (whose
+	// 16-bit rounding alone gives a KLD above 0 for a flat distribution).
+	// Measured only when the logits differ.
+	FloorMeanKLD float64 `json:"floor_mean_kld"`
+	FloorMaxKLD  float64 `json:"floor_max_kld"`
+	// Floor says which floor the verdict is judged against, in words.
+	Floor string `json:"floor"`
 	// the candidate run's output (llama.cpp's log), for callers that check
 	// what it said
 	CandLog string `json:"-"`
@@ -83,8 +99,12 @@ type Options struct {
 	BaseExtra, CandidateExtra []string
 }
 
-// Run runs llama-perplexity on Base, saving its logits, then on Candidate in
-// KL-divergence mode against them, and returns what it printed.
+// Run runs llama-perplexity on Base and on Candidate, saving the log-probs
+// of each, and compares the saved files (logits.go): identical files prove
+// the candidate's logits equal to the base's at llama-perplexity's 16-bit
+// resolution, with nothing more to run. Otherwise it runs the candidate in
+// KL-divergence mode against the base's log-probs, and the base against
+// them too: the noise floor of that comparison (Result.FloorMeanKLD).
 func Run(opt Options) (*Result, error) {
 	if opt.Bin == "" || opt.Text == "" {
 		return nil, fmt.Errorf("ppl: the llama-perplexity path and the text are required")
@@ -100,8 +120,8 @@ func Run(opt Options) (*Result, error) {
 	cancel := atomicfile.OnInterrupt(func() { os.RemoveAll(dir) })
 	defer cancel()
 	defer os.RemoveAll(dir)
-	logits := filepath.Join(dir, "base.kld")
-	common := []string{"-f", opt.Text, "-c", strconv.Itoa(opt.Ctx), "--kl-divergence-base", logits}
+	baseLogits, candLogits := filepath.Join(dir, "base.kld"), filepath.Join(dir, "candidate.kld")
+	common := []string{"-f", opt.Text, "-c", strconv.Itoa(opt.Ctx)}
 	if opt.Threads > 0 {
 		common = append(common, "-t", strconv.Itoa(opt.Threads))
 	}
@@ -115,55 +135,109 @@ func Run(opt Options) (*Result, error) {
 		}
 		return out.Bytes(), nil
 	}
+	args := func(model string, kld bool, logits string, extra []string) []string {
+		a := []string{"-m", model}
+		if kld {
+			a = append(a, "--kl-divergence")
+		}
+		a = append(append(a, common[:4]...), "--kl-divergence-base", logits)
+		return append(append(a, common[4:]...), extra...)
+	}
 	// llama.cpp's logger writes from a thread and the last lines can be
 	// lost at exit: up to three tries each.
-	var m [][]byte
-	for try := 0; m == nil; try++ {
-		base, err := run(append(append([]string{"-m", opt.Base}, common...), opt.BaseExtra...)...)
-		if err != nil {
-			return nil, err
+	save := func(model, logits string, extra []string) ([]byte, string, error) {
+		for try := 0; ; try++ {
+			out, err := run(args(model, false, logits, extra)...)
+			if err != nil {
+				return nil, "", err
+			}
+			if m := reFinal.FindSubmatch(out); m != nil {
+				return out, string(m[1]), nil
+			} else if try == 2 {
+				return nil, "", fmt.Errorf("llama-perplexity printed no final PPL for %s\n%s", model, tail(out, 2000))
+			}
 		}
-		if m = reFinal.FindSubmatch(base); m == nil && try == 2 {
-			return nil, fmt.Errorf("llama-perplexity printed no final PPL for %s\n%s", opt.Base, tail(base, 2000))
+	}
+	kld := func(model string, extra []string) (Result, error) {
+		for try := 0; ; try++ {
+			out, err := run(args(model, true, baseLogits, extra)...)
+			if err != nil {
+				return Result{}, err
+			}
+			r, err := parseKLD(out)
+			if err == nil {
+				r.CandLog = string(out)
+				return r, nil
+			} else if try == 2 {
+				return Result{}, fmt.Errorf("%w\n%s", err, tail(out, 2000))
+			}
 		}
 	}
 	var r Result
-	for try := 0; ; try++ {
-		out, err := run(append(append([]string{"-m", opt.Candidate, "--kl-divergence"}, common...), opt.CandidateExtra...)...)
-		if err != nil {
-			return nil, err
-		}
-		if r, err = parseKLD(out); err == nil {
-			r.CandLog = string(out)
-			break
-		} else if try == 2 {
-			return nil, fmt.Errorf("%w\n%s", err, tail(out, 2000))
-		}
+	if _, r.PPLBaseText, err = save(opt.Base, baseLogits, opt.BaseExtra); err != nil {
+		return nil, err
 	}
-	// The base run prints its PPL with the precision of its "Final
-	// estimate" line (4 decimals); its "Mean PPL(base)" in the KLD summary
-	// comes from the saved, quantized log-probs and differs in the 4th
-	// decimal even for identical models.
-	r.PPLBaseText = string(m[1])
+	candLog, candPPL, err := save(opt.Candidate, candLogits, opt.CandidateExtra)
+	if err != nil {
+		return nil, err
+	}
+	r.PPLCandText, r.CandLog = candPPL, string(candLog)
 	r.PPLBase, _ = strconv.ParseFloat(r.PPLBaseText, 64)
-	decimals := 0
-	if i := bytes.IndexByte(m[1], '.'); i >= 0 {
-		decimals = len(m[1]) - i - 1
+	r.PPLCand, _ = strconv.ParseFloat(r.PPLCandText, 64)
+	d, err := compareLogits(baseLogits, candLogits)
+	if err != nil {
+		return nil, err
 	}
-	r.PPLCandText = strconv.FormatFloat(r.PPLCand, 'f', decimals, 64)
+	r.LogitsIdentical, r.LogitsDiff = d.Identical, d.String()
+	if d.Identical {
+		r.SameTopP = 100
+		r.Floor = "none needed: the candidate's saved log-probs are the base's byte for byte (16-bit store), so the logits agree to its resolution"
+		return &r, nil
+	}
+	c, err := kld(opt.Candidate, opt.CandidateExtra)
+	if err != nil {
+		return nil, err
+	}
+	floor, err := kld(opt.Base, opt.BaseExtra)
+	if err != nil {
+		return nil, err
+	}
+	r.MeanKLD, r.MaxKLD, r.SameTopP, r.CandLog = c.MeanKLD, c.MaxKLD, c.SameTopP, c.CandLog
+	r.FloorMeanKLD, r.FloorMaxKLD = floor.MeanKLD, floor.MaxKLD
+	r.Floor = fmt.Sprintf("the base against its own saved log-probs in this run: mean KLD %s, max %s", KLD(floor.MeanKLD), KLD(floor.MaxKLD))
 	return &r, nil
 }
 
 // Parity returns nil when r shows parity: the perplexities equal in every
-// printed digit (unless allowPPLDelta) and the mean KLD below maxKLD.
+// printed digit (unless allowPPLDelta), and either the saved logits
+// identical or, when maxKLD > 0, the candidate's mean KLD less than maxKLD
+// above the floor (the base against itself). With maxKLD <= 0 only
+// identical logits pass.
 func (r *Result) Parity(maxKLD float64, allowPPLDelta bool) error {
+	excess := r.MeanKLD - r.FloorMeanKLD
 	switch {
 	case !allowPPLDelta && r.PPLBaseText != r.PPLCandText:
 		return fmt.Errorf("parity fails: PPL %s vs %s", r.PPLCandText, r.PPLBaseText)
-	case !(r.MeanKLD < maxKLD):
-		return fmt.Errorf("parity fails: mean KLD %.6f is not below %g", r.MeanKLD, maxKLD)
+	case r.LogitsIdentical:
+		return nil
+	case maxKLD <= 0:
+		return fmt.Errorf("parity fails: the candidate's logits differ from the base's (%s); mean KLD %s against the floor %s of the base against itself (--max-kld allows a mean KLD that far above the floor)",
+			r.LogitsDiff, KLD(r.MeanKLD), KLD(r.FloorMeanKLD))
+	case !(excess < maxKLD):
+		return fmt.Errorf("parity fails: mean KLD %s is %s above the floor %s of the base against itself, not below %g",
+			KLD(r.MeanKLD), KLD(excess), KLD(r.FloorMeanKLD), maxKLD)
 	}
 	return nil
+}
+
+// KLD prints a KL divergence as llama-perplexity does (6 decimals), without
+// the minus sign its rounding can leave on a zero ("-0.000000").
+func KLD(x float64) string {
+	s := strconv.FormatFloat(x, 'f', 6, 64)
+	if s == "-0.000000" {
+		return "0.000000"
+	}
+	return s
 }
 
 func tail(b []byte, n int) []byte {

@@ -18,13 +18,19 @@ func pplCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ppl --llama-perplexity PATH BASE.gguf CANDIDATE.gguf -f TEXT [-- LLAMA-PERPLEXITY ARGS]",
 		Short: "Prove perplexity parity of a repack with llama-perplexity (KL-divergence mode)",
-		Long: `ppl runs llama-perplexity on BASE (saving its logits) and on CANDIDATE in
-KL-divergence mode against them, and reports both perplexities, the mean and
-maximum KL divergence and how often the top token agrees. It exits with status
-3 when parity fails: the perplexities differ in any printed digit (unless
---allow-ppl-delta) or the mean KLD is not below --max-kld. CANDIDATE needs a
-llama.cpp built with patches/ when it holds BITCOS tensors. Arguments after
--- go to both llama-perplexity runs (for example -- -ngl 99).`,
+		Long: `ppl runs llama-perplexity on BASE and on CANDIDATE, saving the log-probs of
+each, and reports both perplexities. When the saved log-probs are the same
+bytes, the logits agree at llama-perplexity's 16-bit resolution: parity, and
+nothing more is run. Otherwise it runs CANDIDATE in KL-divergence mode against
+BASE's log-probs, and BASE against them too: the noise floor of the comparison
+itself (the 16-bit store alone gives a flat distribution a KLD above 0), and
+reports the mean and maximum KLD of both and how often the top token agrees.
+It exits with status 3 when parity fails: the perplexities differ in any
+printed digit (unless --allow-ppl-delta), or the logits differ and either
+--max-kld is not given (a lossless repack must give the same logits) or the
+candidate's mean KLD is not less than --max-kld above the floor. CANDIDATE
+needs a llama.cpp built with patches/ when it holds BITCOS tensors. Arguments
+after -- go to every llama-perplexity run (for example -- -ngl 99).`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if n := cmd.ArgsLenAtDash(); (n >= 0 && n != 2) || (n < 0 && len(args) != 2) {
 				return usagef(cmd, "want BASE.gguf and CANDIDATE.gguf")
@@ -45,13 +51,24 @@ llama.cpp built with patches/ when it holds BITCOS tensors. Arguments after
 					return err
 				}
 			} else {
-				fmt.Fprintf(stdout, "PPL base      %s\nPPL candidate %s\nmean KLD      %.6f (max %.6f)\nsame top p    %.3f %%\n",
-					r.PPLBaseText, r.PPLCandText, r.MeanKLD, r.MaxKLD, r.SameTopP)
+				fmt.Fprintf(stdout, "PPL base      %s\nPPL candidate %s\n", r.PPLBaseText, r.PPLCandText)
+				if r.LogitsIdentical {
+					fmt.Fprintln(stdout, "logits        identical (the saved 16-bit log-probs are the same bytes)")
+				} else {
+					fmt.Fprintf(stdout, "logits        differ: %s\nmean KLD      %s (max %s)\nfloor         %s (max %s): the base against itself\nsame top p    %.3f %%\n",
+						r.LogitsDiff, ppl.KLD(r.MeanKLD), ppl.KLD(r.MaxKLD), ppl.KLD(r.FloorMeanKLD), ppl.KLD(r.FloorMaxKLD), r.SameTopP)
+				}
 			}
 			if err := r.Parity(maxKLD, allowPPLDelta); err != nil {
 				return exitErr{exitParity, err.Error()}
 			}
-			fmt.Fprintln(stdout, "parity: OK")
+			if !asJSON {
+				if r.LogitsIdentical {
+					fmt.Fprintln(stdout, "parity: OK (identical logits)")
+				} else {
+					fmt.Fprintf(stdout, "parity: OK (mean KLD %s above the floor, below --max-kld %g)\n", ppl.KLD(r.MeanKLD-r.FloorMeanKLD), maxKLD)
+				}
+			}
 			return nil
 		},
 	}
@@ -60,7 +77,7 @@ llama.cpp built with patches/ when it holds BITCOS tensors. Arguments after
 	f.StringVarP(&opt.Text, "file", "f", "", "text to evaluate")
 	f.IntVarP(&opt.Ctx, "ctx-size", "c", 512, "context size per chunk")
 	f.IntVarP(&opt.Threads, "threads", "t", 0, "threads (default: llama.cpp's)")
-	f.Float64Var(&maxKLD, "max-kld", 1e-6, "mean KL divergence must be below this (llama-perplexity prints 6 decimals)")
+	f.Float64Var(&maxKLD, "max-kld", 0, "accept logits that differ when the mean KL divergence is less than this above the floor of the base against itself (default: only identical logits pass)")
 	f.BoolVar(&allowPPLDelta, "allow-ppl-delta", false, "do not require equal printed perplexities")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return cmd
