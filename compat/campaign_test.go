@@ -38,6 +38,9 @@ type variant struct {
 
 type campaignStats struct {
 	variants, runs, panics, falseOK, leftovers, modified, unnamed, refused int
+	// issue 34: outputs in the way written anyway (an existing file, the
+	// input under another spelling, a folder, a missing folder)
+	replaced int
 }
 
 // memLimit is the address space every run gets (prlimit --as): a lying
@@ -72,12 +75,12 @@ func TestHostileCampaign(t *testing.T) {
 			runVariant(t, bin, v, &st)
 		}
 	}
-	t.Logf("campaign: %d variants, %d runs (address space limited to %d GiB: %v): %d panics, crashes or internal errors, %d false OK, %d leftovers, %d inputs modified, %d errors not naming the file; %d refusals",
-		st.variants, st.runs, memLimit>>30, prlimit != "", st.panics, st.falseOK, st.leftovers, st.modified, st.unnamed, st.refused)
+	t.Logf("campaign: %d variants, %d runs (address space limited to %d GiB: %v): %d panics, crashes or internal errors, %d false OK, %d leftovers, %d inputs modified, %d errors not naming the file, %d outputs in the way not refused; %d refusals",
+		st.variants, st.runs, memLimit>>30, prlimit != "", st.panics, st.falseOK, st.leftovers, st.modified, st.unnamed, st.replaced, st.refused)
 	if st.variants < 500 {
 		t.Errorf("only %d variants", st.variants)
 	}
-	if st.panics+st.falseOK+st.leftovers+st.modified+st.unnamed > 0 {
+	if st.panics+st.falseOK+st.leftovers+st.modified+st.unnamed+st.replaced > 0 {
 		t.Errorf("the campaign found failures (see above)")
 	}
 	if st.refused == 0 || st.refused == st.runs {
@@ -147,6 +150,9 @@ func runVariant(t *testing.T, bin string, v variant, st *campaignStats) {
 			}
 		}
 	}
+	if st.variants%4 == 0 { // a quarter of the variants: the refusals come before any work
+		outputsInTheWay(t, bin, v, dir, allowed, st)
+	}
 	if b, _ := os.ReadFile(p); sha256.Sum256(b) != sum {
 		st.modified++
 		t.Errorf("%s: the input was modified", v.name)
@@ -164,6 +170,85 @@ func runVariant(t *testing.T, bin string, v variant, st *campaignStats) {
 			st.falseOK++
 			t.Errorf("%s: verify said OK, but unpack gives another file (exit %d: %s)", v.name, code, firstLine(stderr))
 		}
+	}
+}
+
+// outputsInTheWay (issue 34) gives variant v (at dir/in.gguf) to the verb
+// that writes from it (repack, or unpack for a repack) with an output in
+// the way: an existing file without --force, the input under another
+// spelling with --force, a folder, a folder that does not exist. Each must
+// be refused without a panic, the file in the way unchanged and nothing
+// left behind. Then verify with the variant as its own repack and with the
+// arguments swapped: never an OK (exit 0), as neither proves a repack.
+func outputsInTheWay(t *testing.T, bin string, v variant, dir string, allowed map[string]bool, st *campaignStats) {
+	p := filepath.Join(dir, "in.gguf")
+	keep := filepath.Join(dir, "keep.txt")
+	if err := os.WriteFile(keep, []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	allowed["keep.txt"], allowed["sub"] = true, true
+	verb := []string{"repack", "-q"}
+	if v.packed {
+		verb = []string{"unpack"}
+	}
+	for _, o := range []struct {
+		out   string
+		force bool
+	}{
+		{keep, false},
+		{filepath.Join(dir, "sub", "..", "in.gguf"), true},
+		{filepath.Join(dir, "sub"), true},
+		{filepath.Join(dir, "nodir", "x.gguf"), false},
+	} {
+		args := append(append([]string(nil), verb...), p, "-o", o.out)
+		if o.force {
+			args = append(args, "--force")
+		}
+		st.runs++
+		code, stderr := runCLI(bin, args)
+		switch {
+		case code == 70 || code < 0 || strings.Contains(stderr, "panic:") || strings.Contains(stderr, "fatal error"):
+			st.panics++
+			t.Errorf("%s: panic, crash or internal error: %s (exit %d): %s", v.name, strings.Join(args, " "), code, firstLine(stderr))
+		case code == 0:
+			st.replaced++
+			t.Errorf("%s: %s wrote over an output in the way", v.name, strings.Join(args, " "))
+		case strings.Contains(stderr, ".tmp-"):
+			st.unnamed++
+			t.Errorf("%s: %s: the error names a temporary: %s", v.name, strings.Join(args, " "), firstLine(stderr))
+		}
+		st.refused++
+	}
+	if b, _ := os.ReadFile(keep); string(b) != "mine\n" {
+		st.replaced++
+		t.Errorf("%s: keep.txt was replaced", v.name)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(dir, "sub")); len(ents) != 0 {
+		st.leftovers++
+		t.Errorf("%s: left in sub/: %v", v.name, ents)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if !allowed[e.Name()] {
+			st.leftovers++
+			t.Errorf("%s: left behind %s", v.name, e.Name())
+		}
+	}
+	for _, args := range [][]string{{"verify", p, p}, {"verify", p, v.orig}} {
+		st.runs++
+		code, stderr := runCLI(bin, args)
+		switch {
+		case code == 70 || code < 0 || strings.Contains(stderr, "panic:"):
+			st.panics++
+			t.Errorf("%s: panic, crash or internal error: %s (exit %d): %s", v.name, strings.Join(args, " "), code, firstLine(stderr))
+		case code == 0:
+			st.falseOK++
+			t.Errorf("%s: %s said OK", v.name, strings.Join(args, " "))
+		}
+		st.refused++
 	}
 }
 
