@@ -35,12 +35,15 @@ type Decision struct {
 	SourceBytes int64 `json:"source_bytes"`
 	BitcosBytes int64 `json:"bitcos_bytes,omitempty"`
 
-	signBytes int     // sign stream length including its tail
-	rowNNZ    []int32 // per-row non-zero counts (stats: dead neurons)
-	isTernary bool
-	master    bool   // ternarized from a float master (master.go)
-	head      string // head type name when the head is quantized (head.go)
-	err       error  // a head that cannot be quantized as asked
+	// bitcosData is the BITCOS family's data alone (no alignment padding,
+	// no header entries): what a decode step reads of it.
+	bitcosData int64
+	signBytes  int     // sign stream length including its tail
+	rowNNZ     []int32 // per-row non-zero counts (stats: dead neurons)
+	isTernary  bool
+	master     bool   // ternarized from a float master (master.go)
+	head       string // head type name when the head is quantized (head.go)
+	err        error  // a head that cannot be quantized as asked
 	// codec is the layout of Source, resolved once by preDecide (nil for a
 	// tensor that is not ternary-typed and not a master to ternarize).
 	codec format.Codec
@@ -78,6 +81,17 @@ func companionInfos(weight string, k, rows int, s *format.Scales, signBytes int)
 }
 
 // bitcosFamilyBytes is the exact file cost of a BITCOS family.
+// bitcosDataBytes is the data of the same family alone: its four tensors'
+// bytes, without padding or header entries.
+func bitcosDataBytes(weight string, k, rows int, s *format.Scales, signBytes int) int64 {
+	n := uint64(format.BitcosBitmapBytes(k, rows))
+	for _, ti := range companionInfos(weight, k, rows, s, signBytes) {
+		sz, _ := ggufx.TensorBytes(ti.Type, ti.Dims)
+		n += sz
+	}
+	return int64(n)
+}
+
 func bitcosFamilyBytes(weight string, k, rows int, s *format.Scales, signBytes int, align uint64) int64 {
 	n := pad(uint64(format.BitcosBitmapBytes(k, rows)), align)
 	for _, ti := range companionInfos(weight, k, rows, s, signBytes) {
@@ -134,6 +148,7 @@ func decide(f *input, d *Decision, nnz []int, canonicalBytes bool) {
 	fillCounts(d, nnz)
 	scales := format.Scales{Group: d.codec.ScaleGroup()}
 	d.BitcosBytes = bitcosFamilyBytes(d.Name, k, rows, &scales, d.signBytes, f.Alignment)
+	d.bitcosData = bitcosDataBytes(d.Name, k, rows, &scales, d.signBytes)
 	fallback := d.SourceBytes
 	if d.master {
 		d.Layout, d.Reason = LayoutTQ2, "ternarized from "+d.Type
@@ -146,7 +161,7 @@ func decide(f *input, d *Decision, nnz []int, canonicalBytes bool) {
 		d.Reason = "source bytes are not in canonical form; kept so that unpack stays byte-identical"
 	case d.BitcosBytes >= fallback:
 		if !d.master {
-			d.Reason = fmt.Sprintf("BITCOS is not smaller (%d >= %d bytes at z=%.3f)", d.BitcosBytes, fallback, d.Z)
+			d.Reason = fmt.Sprintf("BITCOS is not smaller: %d >= %d bytes in the file, alignment padding and the companions' header entries counted, at z=%.3f", d.BitcosBytes, fallback, d.Z)
 		}
 	default:
 		d.Layout, d.Reason = LayoutBitcos, ""

@@ -69,6 +69,9 @@ type Report struct {
 	// Warnings are what the user must hear even though the repack worked:
 	// input bytes the header does not describe (not copied), no tensors.
 	Warnings []string `json:"warnings,omitempty"`
+	// floatMaster: the input has float projections that --ternarize would
+	// ternarize, and it was not asked (NotWritten then says so).
+	floatMaster bool
 }
 
 // DefaultOutput is where repack writes when no output is given: the
@@ -97,7 +100,10 @@ func Repack(in string, opt Options) (*Report, error) {
 	if opt.Output == "" {
 		opt.Output = DefaultOutput(in)
 	}
-	if opt.Workers <= 0 {
+	if opt.Workers < 0 {
+		return nil, fmt.Errorf("workers %d: want a positive count (0: one per CPU)", opt.Workers)
+	}
+	if opt.Workers == 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
 	if opt.Split.active() {
@@ -122,6 +128,7 @@ func Repack(in string, opt Options) (*Report, error) {
 	dec := make([]Decision, len(f.Tensors))
 	cand := make([]bool, len(f.Tensors))
 	for i := range f.Tensors {
+		rep.floatMaster = rep.floatMaster || (!opt.Ternarize && ternarizable(f.Tensors[i]))
 		dec[i], cand[i] = preDecide(f, i, opt.Ternarize)
 		if dec[i].err != nil {
 			return nil, dec[i].err
@@ -204,7 +211,10 @@ func (r *Report) summarize(dec []Decision, force bool) bool {
 	}
 	r.Tensors = dec
 	if !gains && !force {
-		r.NotWritten = "no tensor is smaller as BITCOS, so the output would only be the input with bitcos.* keys; nothing was written (force writes it anyway)"
+		r.NotWritten = "no tensor is smaller as BITCOS, so the output would only be the input with bitcos.* keys; nothing was written (--force writes it anyway)"
+		if r.floatMaster {
+			r.NotWritten += "; this is a float master: --ternarize makes its projections ternary (BitNet's absmean rule, lossy) and stores them as BITCOS"
+		}
 		r.Output, r.OutputBytes = "", 0
 		return false
 	}

@@ -370,7 +370,7 @@ func sampledDecision(f *input, d *Decision, zhat float64, iv *ZInterval) {
 		fillCounts(d, rowsAt(zhat))
 		d.Z = zhat
 		d.isTernary = true
-		d.BitcosBytes = familyBytesFromHeader(f, d.Name)
+		d.BitcosBytes, d.bitcosData = familyBytesFromHeader(f, d.Name)
 		if j, ok := f.Tensor(CompanionBase(d.Name) + SuffixSigns); ok {
 			d.signBytes = int(f.Tensors[j].Size) // exact, from the header
 		}
@@ -390,18 +390,20 @@ func sampledDecision(f *input, d *Decision, zhat float64, iv *ZInterval) {
 	}
 }
 
-// familyBytesFromHeader is the file cost of the BITCOS family of weight,
-// from the header alone.
-func familyBytesFromHeader(f *input, weight string) int64 {
-	var n uint64
+// familyBytesFromHeader is the file cost of the BITCOS family of weight
+// and its data alone (no padding, no header entries), from the header
+// alone.
+func familyBytesFromHeader(f *input, weight string) (family, data int64) {
+	var n, m uint64
 	base := CompanionBase(weight)
 	for j, name := range []string{weight, base + SuffixSigns, base + SuffixRows, base + SuffixScales} {
 		if i, ok := f.Tensor(name); ok {
 			n += pad(f.Tensors[i].Size, f.Alignment)
+			m += f.Tensors[i].Size
 			if j > 0 {
 				n += ggufx.TensorInfoSize(f.Tensors[i])
 			}
 		}
 	}
-	return int64(n)
+	return int64(n), int64(m)
 }

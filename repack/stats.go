@@ -287,6 +287,7 @@ func decisionFromPlanes(f *input, i int, b *tensorBuf) Decision {
 	d.Weights = int64(b.p.K) * int64(b.p.Rows)
 	fillCounts(&d, format.RowNonZeros(&b.p, nil))
 	d.BitcosBytes = bitcosFamilyBytes(t.Name, b.p.K, b.p.Rows, &b.s, d.signBytes, f.Alignment)
+	d.bitcosData = bitcosDataBytes(t.Name, b.p.K, b.p.Rows, &b.s, d.signBytes)
 	return d
 }
 
@@ -396,13 +397,15 @@ func decodeReads(f *input, dec []Decision) (r struct {
 		d := dec[j]
 		j++
 		before, after := int64(t.Size), int64(t.Size)
+		// A BITCOS family's data, as the weights' memory counts it (no
+		// padding, no header entries).
 		if t.Type == ggufx.TypeBITCOS {
-			before = d.BitcosBytes // the whole family
+			before = d.bitcosData // the whole family
 			after = before
 		}
 		switch {
 		case d.Layout == LayoutBitcos && t.Type != ggufx.TypeBITCOS:
-			after = d.BitcosBytes
+			after = d.bitcosData
 		case d.head != "":
 			h, _ := format.LookupHeadType(d.head)
 			after = int64(h.Bytes(int(d.Weights)))

@@ -26,7 +26,7 @@ func benchCmd() *cobra.Command {
 		Use:   "repack MODEL.gguf",
 		Short: "repack throughput against a plain copy of the same file, and peak RSS",
 		Long: `Alternates a plain copy (read, write, fsync: what repack must also do) and a
-repack of MODEL in a child process, RUNS times each, into MODEL's directory,
+repack of MODEL in a child process, RUNS times each, into a hidden folder beside MODEL,
 and reports the best times, their ratio and the repack's peak RSS against the
 goal of 256 MiB + the largest tensor.`,
 		Args: exactArgs(1),
@@ -63,12 +63,17 @@ func benchRepack(in string, runs int) (*benchResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Dir(in)
-	cp := filepath.Join(dir, ".bench-copy.gguf")
-	rpOut := filepath.Join(dir, ".bench-repack.gguf")
-	defer os.Remove(cp)
-	defer os.Remove(rpOut)
-	cancel := atomicfile.OnInterrupt(func() { os.Remove(cp); os.Remove(rpOut) })
+	// A folder of its own beside MODEL (the same disk): no file of the
+	// user's is in the way of the copies, nor of repack's refusal to
+	// replace one.
+	dir, err := os.MkdirTemp(filepath.Dir(in), ".bench-")
+	if err != nil {
+		return nil, err
+	}
+	cp := filepath.Join(dir, "copy.gguf")
+	rpOut := filepath.Join(dir, "repack.gguf")
+	defer os.RemoveAll(dir)
+	cancel := atomicfile.OnInterrupt(func() { os.RemoveAll(dir) })
 	defer cancel()
 	var copies, repacks []time.Duration
 	var rss int64

@@ -98,11 +98,16 @@ func newRoot() *cobra.Command {
 		}
 	}
 	root.AddCommand(repackCmd(), statsCmd(), verifyCmd(), unpackCmd(), cardCmd(), pplCmd(), genCmd(), benchCmd(), adviseCmd())
-	for _, c := range root.Commands() {
-		if c.Long != "" {
-			c.Long += "\n\n" + exitHelp
+	var addExitHelp func(c *cobra.Command)
+	addExitHelp = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			if sub.Long != "" {
+				sub.Long += "\n\n" + exitHelp
+			}
+			addExitHelp(sub)
 		}
 	}
+	addExitHelp(root)
 	return root
 }
 

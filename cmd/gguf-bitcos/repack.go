@@ -41,6 +41,9 @@ general.file_type says BITCOS (96); the source's is kept in
 bitcos.source_file_type for unpack.`,
 		Args: rangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if workers < 0 {
+				return usagef(cmd, "--workers %d: want a positive count (0: one per CPU)", workers)
+			}
 			heads, err := repack.HeadPlan(head, tokEmbType, outType)
 			if err != nil {
 				return usageError{cmd, err}

@@ -18,7 +18,16 @@ func statsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "stats MODEL.gguf|URL|MODEL.safetensors|model.safetensors.index.json",
 		Short: "Zero density, entropy floor and bits/weight of every ternary tensor under each layout",
-		Args:  exactArgs(1),
+		Long: `stats reports, per tensor and in total, the zero density z, the entropy floor
+h(z)+(1-z), bits/weight and bytes under 2-bit, TQ1_0, five-trit@128, BITCOS
+(overheads counted) and 2-z; the layout repack would choose and why; dead FFN
+neurons; the exact size of the repack; what one decode step reads before and
+after; a memory estimate. MODEL is a GGUF file (or the first shard of a set), a
+URL of one (read with HTTP range requests, float tensors never fetched), or a
+Hugging Face safetensors master (its projections ternarized as repack
+--ternarize would). --sample N reads N random blocks per tensor instead of all
+of it and gives z with its 95% interval. It writes nothing.`,
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			heads, err := repack.HeadPlan(head, tokEmbType, outType)
 			if err != nil {
@@ -32,10 +41,10 @@ func statsCmd() *cobra.Command {
 				return writeJSON(stdout, fs)
 			}
 			m := fs.Model
-			fmt.Fprintf(stdout, "model: %s %q, file type %d, %.2fM parameters, %.3f bits/weight\n",
-				m.Architecture, m.Name, m.FileType, float64(m.Parameters)/1e6, m.BitsPerWeight)
+			fmt.Fprintf(stdout, "model: %s %q, file type %s, %.2fM parameters, %.3f bits/weight\n",
+				m.Architecture, m.Name, repack.FileTypeText(m.FileType), float64(m.Parameters)/1e6, m.BitsPerWeight)
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "tensor\ttype\tz\tfloor\t2-bit\tTQ1_0\t5t@128\tBITCOS\t2-z\tBITCOS bytes\tlayout\t")
+			fmt.Fprintln(tw, "tensor\ttype\tz\tfloor\t2-bit\tTQ1_0\t5t@128\tBITCOS\t2-z\tBITCOS data\tlayout\t")
 			row := func(t repack.TensorStats) {
 				tq1 := "-"
 				if t.TQ1BPW > 0 {
@@ -50,7 +59,8 @@ func statsCmd() *cobra.Command {
 			row(fs.Total)
 			tw.Flush()
 			fmt.Fprintln(stdout, "bits/weight: floor = h(z)+(1-z), symbols only; 2-bit = 2 + the tensor's scales; TQ1_0 = 1.625 + its fp16 per 256;")
-			fmt.Fprintln(stdout, "  5t@128 = 1.625, symbols only; BITCOS = bitmap + signs + 8-byte tail + row index + scales; 2-z = BITCOS symbols only")
+			fmt.Fprintln(stdout, "  5t@128 = 1.625, symbols only; BITCOS = bitmap + signs + 8-byte tail + row index + scales; 2-z = BITCOS symbols only;")
+			fmt.Fprintln(stdout, "  BITCOS data = those bytes (the lines below count the file's: alignment padding and header entries too)")
 			for _, t := range fs.Tensors {
 				if t.Reason != "" {
 					fmt.Fprintf(stdout, "%s: %s\n", t.Name, t.Reason)
@@ -79,9 +89,9 @@ func statsCmd() *cobra.Command {
 			fmt.Fprintf(stdout, "running it: about %s (weights %s + f16 KV cache %s at %d tokens; compute buffers not counted)\n",
 				units.Bytes(fs.Memory.Total), units.Bytes(fs.Memory.Weights), units.Bytes(fs.Memory.KVCache), fs.Memory.Context)
 			b, a := fs.DecodeRead.Before, fs.DecodeRead.After
-			fmt.Fprintf(stdout, "one decode step reads:  head %s -> %s, ternary layers %s -> %s, rest %s -> %s; total %s -> %s (%.2fx less)\n",
+			fmt.Fprintf(stdout, "one decode step reads:  head %s -> %s, ternary layers %s -> %s, rest %s -> %s; total %s -> %s (%s)\n",
 				units.Bytes(b.Head), units.Bytes(a.Head), units.Bytes(b.Ternary), units.Bytes(a.Ternary), units.Bytes(b.Rest), units.Bytes(a.Rest),
-				units.Bytes(b.Total), units.Bytes(a.Total), float64(b.Total)/float64(max(a.Total, 1)))
+				units.Bytes(b.Total), units.Bytes(a.Total), units.Change(b.Total, a.Total))
 			return nil
 		},
 	}

@@ -24,3 +24,18 @@ func Count(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
+
+// Change prints how much smaller after is than before, as a share of
+// before ("8.2% less", "the same", "0.4% more"): a ratio like "1.00x
+// less" hides small changes and reads wrong for none.
+func Change(before, after int64) string {
+	switch {
+	case before == after:
+		return "the same"
+	case before <= 0:
+		return "more"
+	case after < before:
+		return fmt.Sprintf("%.1f%% less", 100*float64(before-after)/float64(before))
+	}
+	return fmt.Sprintf("%.1f%% more", 100*float64(after-before)/float64(before))
+}
