@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -174,5 +176,30 @@ func TestFrontMatter(t *testing.T) {
 	m = read(Options{License: "apache-2.0", BaseModels: []string{"me/base"}, Tags: []string{"extra"}, QuantizedBy: "someone"})
 	if m.License != "apache-2.0" || !reflect.DeepEqual(m.BaseModel, []string{"me/base"}) || m.QuantizedBy != "someone" || m.Tags[len(m.Tags)-1] != "extra" {
 		t.Fatalf("overrides: %+v", m)
+	}
+}
+
+// TestChartFitsItsText: the chart is wide enough for its title and legend
+// for a one-layer model (every fixture), not only for its grid.
+func TestChartFitsItsText(t *testing.T) {
+	for _, fx := range []string{"tiny-tq2_0.gguf", "tiny-i2_s.gguf"} {
+		out := filepath.Join(t.TempDir(), "r.gguf")
+		if _, err := repack.Repack(filepath.Join("..", "testdata", fx), repack.Options{Output: out}); err != nil {
+			t.Fatal(err)
+		}
+		st, err := repack.Stats(out, false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		svg := zeroDensitySVG(st)
+		m := regexp.MustCompile(`<svg [^>]*width="(\d+)"`).FindStringSubmatch(svg)
+		if m == nil {
+			t.Fatalf("%s: no width in %.100s", fx, svg)
+		}
+		w, _ := strconv.Atoi(m[1])
+		legend := "red: z below 0.375 (BITCOS above 1.625 bits/weight), white: 0.375, blue: above; BITCOS takes 2 − z bits"
+		if need := 10 + textWidth(legend, 11); w < need || w < 600 {
+			t.Errorf("%s: chart %d px wide, its legend needs %d", fx, w, need)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
@@ -69,15 +70,19 @@ func zeroDensitySVG(st *repack.FileStats) string {
 	if layers > 0 {
 		cellW = math.Max(26, math.Min(60, 800/float64(layers)))
 	}
-	W := left + int(cellW*float64(max(layers, 1))) + right
+	title := fmt.Sprintf("Zero density z per ternary tensor: %d tensors, mean z = %.4f", len(cells), st.Total.Z)
+	legend := "red: z below 0.375 (BITCOS above 1.625 bits/weight), white: 0.375, blue: above; BITCOS takes 2 − z bits"
+	// Wide enough for the grid and for the title and legend: a model with
+	// few layers has a narrow grid.
+	W := max(left+int(cellW*float64(max(layers, 1)))+right, 20+textWidth(title, 15), 20+textWidth(legend, 11))
 	gridH := cellH * len(kinds)
 	otherY := top + gridH + 40
 	H := otherY + cellH*len(others) + 10
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", W, H)
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", W, H)
-	fmt.Fprintf(&b, `<text x="10" y="20" font-size="15">Zero density z per ternary tensor: %d tensors, mean z = %.4f</text>`+"\n", len(cells), st.Total.Z)
-	fmt.Fprintf(&b, `<text x="10" y="38" font-size="11">red: z below 0.375 (BITCOS above 1.625 bits/weight), white: 0.375, blue: above; BITCOS takes 2 − z bits</text>`+"\n")
+	fmt.Fprintf(&b, `<text x="10" y="20" font-size="15">%s</text>`+"\n", title)
+	fmt.Fprintf(&b, `<text x="10" y="38" font-size="11">%s</text>`+"\n", legend)
 	for l := 0; l < layers; l++ {
 		if layers <= 40 || l%5 == 0 {
 			fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle" font-size="10">%d</text>`, float64(left)+(float64(l)+0.5)*cellW, top+gridH+14, l)
@@ -104,6 +109,12 @@ func zeroDensitySVG(st *repack.FileStats) string {
 	}
 	b.WriteString("</svg>\n")
 	return b.String()
+}
+
+// textWidth is a generous estimate of the width of text in a sans-serif
+// font of size px (0.6 em a character; digits and most letters are less).
+func textWidth(text string, px float64) int {
+	return int(math.Ceil(0.6 * px * float64(utf8.RuneCountInString(text))))
 }
 
 func drawCell(b *strings.Builder, x, y, w float64, h int, c cell, name string) {
