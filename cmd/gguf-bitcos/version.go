@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
@@ -12,11 +13,13 @@ import (
 const pinnedLlamaCpp = "34af94cd9ab277632e27caeec2d41de2fd091b31"
 
 // version is the module version and VCS revision this binary was built
-// from, as the Go toolchain recorded them.
+// from, as the Go toolchain recorded them; a build from source without a
+// module version (Go's "(devel)") says so in words, with the commit where
+// the toolchain recorded one.
 func version() string {
-	v, rev, dirty := "(devel)", "", false
+	v, rev, dirty := "", "", false
 	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" {
+		if bi.Main.Version != "(devel)" {
 			v = bi.Main.Version
 		}
 		for _, s := range bi.Settings {
@@ -29,10 +32,18 @@ func version() string {
 		}
 	}
 	if rev != "" {
-		v += " " + rev[:min(12, len(rev))]
+		rev = rev[:min(12, len(rev))]
 		if dirty {
-			v += "+modified"
+			rev += " with local changes"
 		}
+	}
+	switch {
+	case v == "" && rev == "":
+		v = "development build (no version recorded: built with -buildvcs=false or outside a git clone)"
+	case v == "":
+		v = "development build of commit " + rev
+	case rev != "" && !strings.Contains(v, rev[:min(12, len(rev))]):
+		v += " (commit " + rev + ")"
 	}
 	return fmt.Sprintf("%s\nwrites BITCOS layout version %d\npatch series for llama.cpp %s\n", v, repack.FormatVersion, pinnedLlamaCpp)
 }

@@ -17,4 +17,7 @@ func TestVersionNamesThePin(t *testing.T) {
 		!strings.Contains(string(readme), pinnedLlamaCpp) {
 		t.Fatalf("--version: %q (patches/README names the pin: %v)", o.String(), strings.Contains(string(readme), pinnedLlamaCpp))
 	}
+	if strings.Contains(o.String(), "(devel)") {
+		t.Fatalf("--version says Go's (devel): %q", o.String())
+	}
 }
