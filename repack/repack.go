@@ -41,11 +41,11 @@ type Options struct {
 	// without it an existing output is refused before any work.
 	Replace bool
 	// Progress, if set, is called from one goroutine as the job goes on,
-	// with the phase ("plan", "repack", "flush") and the work done of the
-	// whole job's total, in bytes: for sharded output the planning pass
-	// (the candidates' bytes), then the data pass (the input's bytes), then
-	// the flush to disk with the read-back check (counted as half the
-	// data). It reaches total only when the job is done.
+	// with the phase and the work done of that phase's total, in bytes:
+	// for sharded output "plan" (the candidates' bytes), then "repack"
+	// (the input's bytes), then "flush", the flush to disk with the
+	// read-back check, whose total is -1 (not measurable as it goes), and
+	// "done" (1 of 1) once the output has its name.
 	Progress func(phase string, done, total int64)
 }
 
@@ -247,15 +247,15 @@ func inputPerm(in string) os.FileMode {
 	return 0o644
 }
 
-// jobProgress turns the phases of a repack into one progress figure
-// (Options.Progress): the planning pass of sharded output counts the
-// candidates' bytes it reads, the data pass its input bytes, the flush and
-// check half as much.
+// jobProgress reports the phases of a repack (Options.Progress), each with
+// its own total: the planning pass of sharded output in the candidates'
+// bytes it reads, the data pass in the input's bytes, the flush to disk
+// and read-back check with no total (-1: it cannot be measured as it
+// goes), then "done".
 type jobProgress struct {
-	fn                func(phase string, done, total int64)
-	plan, data, flush int64
-	name              string
-	base              int64 // work of the phases before the current one
+	fn         func(phase string, done, total int64)
+	plan, data int64
+	name       string
 }
 
 func newJobProgress(f *input, dec []Decision, cand []bool, opt Options) *jobProgress {
@@ -266,30 +266,32 @@ func newJobProgress(f *input, dec []Decision, cand []bool, opt Options) *jobProg
 			p.plan += int64(t.Size)
 		}
 	}
-	p.flush = p.data / 2
 	if opt.Split.active() {
 		p.name = "plan"
 	}
 	return p
 }
 
-func (p *jobProgress) total() int64 { return p.plan + p.data + p.flush }
+// total is the current phase's.
+func (p *jobProgress) total() int64 {
+	switch p.name {
+	case "plan":
+		return p.plan
+	case "repack":
+		return p.data
+	}
+	return -1
+}
 
 // report says that done bytes of the current phase are done.
 func (p *jobProgress) report(done int64) {
 	if p.fn != nil {
-		p.fn(p.name, p.base+done, p.total())
+		p.fn(p.name, done, p.total())
 	}
 }
 
 // phase starts the next phase: the ones before it are complete.
 func (p *jobProgress) phase(name string) {
-	switch name {
-	case "repack":
-		p.base = p.plan
-	case "flush":
-		p.base = p.plan + p.data
-	}
 	p.name = name
 	p.report(0)
 }
@@ -297,7 +299,7 @@ func (p *jobProgress) phase(name string) {
 // done says the whole job is.
 func (p *jobProgress) done() {
 	if p.fn != nil {
-		p.fn("done", p.total(), p.total())
+		p.fn("done", 1, 1)
 	}
 }
 

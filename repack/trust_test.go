@@ -411,22 +411,42 @@ func TestIdentity(t *testing.T) {
 	}
 }
 
-// TestProgressCoversTheWholeJob: progress never goes back, shows the flush
-// (and the planning pass of sharded output) as phases, and reaches its total only when the output is
-// complete.
+// TestProgressCoversTheWholeJob: each phase's progress never goes back and
+// counts bytes of its own total (the data pass: the input's), the flush has
+// no total, and "done" comes only when the output is complete.
 func TestProgressCoversTheWholeJob(t *testing.T) {
 	in := genModel(t, modelgen.Small(ggufx.TypeTQ2_0, 28))
+	st, err := os.Stat(in)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, split := range []bool{false, true} {
 		var phases []string
 		var last, total int64
-		opt := Options{Output: filepath.Join(t.TempDir(), "o.gguf"), Progress: func(phase string, done, tot int64) {
-			if done < last || (total != 0 && tot != total) || done > tot {
-				t.Fatalf("progress %d of %d after %d of %d", done, tot, last, total)
-			}
+		out := filepath.Join(t.TempDir(), "o.gguf")
+		opt := Options{Output: out, Progress: func(phase string, done, tot int64) {
 			if len(phases) == 0 || phases[len(phases)-1] != phase {
+				if len(phases) > 0 && total > 0 && last != total {
+					t.Fatalf("phase %s ended at %d of %d", phases[len(phases)-1], last, total)
+				}
 				phases = append(phases, phase)
+				last, total = 0, tot
 			}
-			last, total = done, tot
+			if done < last || tot != total || (tot >= 0 && done > tot) {
+				t.Fatalf("%s: progress %d of %d after %d of %d", phase, done, tot, last, total)
+			}
+			switch {
+			case phase == "repack" && (tot > st.Size() || tot < st.Size()*9/10):
+				t.Fatalf("the data pass counts %d bytes of a %d-byte input", tot, st.Size())
+			case phase == "flush" && tot != -1:
+				t.Fatalf("the flush has a total: %d", tot)
+			}
+			if phase == "done" {
+				if _, err := os.Stat(firstOutput(out, split)); err != nil {
+					t.Fatalf("done before the output is named: %v", err)
+				}
+			}
+			last = done
 		}}
 		if split {
 			opt.Split.MaxTensors = 10
@@ -438,8 +458,20 @@ func TestProgressCoversTheWholeJob(t *testing.T) {
 		if split {
 			want = []string{"plan", "repack", "flush", "done"}
 		}
-		if last != total || !slices.Equal(phases, want) {
-			t.Fatalf("split %v: phases %v, ended at %d of %d; want %v and the total", split, phases, last, total, want)
+		if !slices.Equal(phases, want) {
+			t.Fatalf("split %v: phases %v; want %v", split, phases, want)
 		}
 	}
+}
+
+// firstOutput is the first file of output out (one file, or its first shard).
+func firstOutput(out string, split bool) string {
+	if !split {
+		return out
+	}
+	m, _ := filepath.Glob(strings.TrimSuffix(out, ".gguf") + "-00001-of-*.gguf")
+	if len(m) == 0 {
+		return out
+	}
+	return m[0]
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
@@ -66,14 +65,9 @@ bitcos.source_file_type for unpack.`,
 				opt.Split.MaxTensors = splitTensors
 			}
 			if !quiet && !asJSON && term.IsTerminal(int(os.Stderr.Fd())) {
-				var bar *progressbar.ProgressBar
-				opt.Progress = func(phase string, done, total int64) {
-					if bar == nil {
-						bar = progressbar.DefaultBytes(total, phase)
-					}
-					bar.Describe(phase)
-					bar.Set64(done)
-				}
+				var stop func()
+				opt.Progress, stop = phaseBars()
+				defer stop()
 			}
 			start := time.Now()
 			rep, err := repack.Repack(args[0], opt)
