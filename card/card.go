@@ -251,7 +251,7 @@ func markdown(st *repack.FileStats, opt Options) (string, error) {
 	for _, t := range st.Tensors {
 		zmin, zmax = min(zmin, t.Z), max(zmax, t.Z)
 	}
-	fmt.Fprintf(&b, "%d ternary tensors, z from %.4f to %.4f (mean %.4f). BITCOS beats five-trits-per-byte (1.625) where z > 0.375.\n\n", len(st.Tensors), zmin, zmax, st.Total.Z)
+	fmt.Fprintf(&b, "%s, z from %.4f to %.4f (mean %.4f). BITCOS beats five-trits-per-byte (1.625) where z > 0.375.\n\n", units.Count(len(st.Tensors), "ternary tensor"), zmin, zmax, st.Total.Z)
 	dead := 0
 	for _, d := range st.Dead {
 		dead += d.Count

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
@@ -70,7 +71,7 @@ func zeroDensitySVG(st *repack.FileStats) string {
 	if layers > 0 {
 		cellW = math.Max(26, math.Min(60, 800/float64(layers)))
 	}
-	title := fmt.Sprintf("Zero density z per ternary tensor: %d tensors, mean z = %.4f", len(cells), st.Total.Z)
+	title := fmt.Sprintf("Zero density z per ternary tensor: %s, mean z = %.4f", units.Count(len(cells), "tensor"), st.Total.Z)
 	legend := "red: z below 0.375 (BITCOS above 1.625 bits/weight), white: 0.375, blue: above; BITCOS takes 2 − z bits"
 	// Wide enough for the grid and for the title and legend: a model with
 	// few layers has a narrow grid.

@@ -77,7 +77,7 @@ of it and gives z with its 95% interval. It writes nothing.`,
 				dead += d.Count
 			}
 			if len(fs.Dead) > 0 {
-				fmt.Fprintf(stdout, "dead FFN neurons (gate and up rows all zero): %d in %d layers\n", dead, len(fs.Dead))
+				fmt.Fprintf(stdout, "dead FFN neurons (gate and up rows all zero): %d in %s\n", dead, units.Count(len(fs.Dead), "layer"))
 				for _, d := range fs.Dead {
 					if d.Count > 0 {
 						fmt.Fprintf(stdout, "  layer %d: %d of %d\n", d.Layer, d.Count, d.FFN)

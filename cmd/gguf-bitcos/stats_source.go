@@ -20,8 +20,8 @@ func zText(t repack.TensorStats) string {
 // traffic and of a sampled run.
 func printSource(fs *repack.FileStats) {
 	if s := fs.Source; s != nil {
-		fmt.Fprintf(stdout, "%s master: %d file(s), %s; projections ternarized with the absmean rule, sizes as a GGUF of the same tensors\n",
-			s.Format, len(s.Files), units.Bytes(s.Bytes))
+		fmt.Fprintf(stdout, "%s master: %s, %s; projections ternarized with the absmean rule, sizes as a GGUF of the same tensors\n",
+			s.Format, units.Count(len(s.Files), "file"), units.Bytes(s.Bytes))
 		for _, o := range s.Omitted {
 			fmt.Fprintf(stdout, "  omitted (no GGUF type or rank > 4): %s\n", o)
 		}
