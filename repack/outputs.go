@@ -1,6 +1,8 @@
 package repack
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -54,4 +56,16 @@ func createOutput(out string, perm os.FileMode, replace bool) (*atomicfile.File,
 		return atomicfile.Create(out, perm)
 	}
 	return atomicfile.CreateNew(out, perm)
+}
+
+// defaultNameTaken says, when the default output name of in is taken
+// (defaulted), that the file there may come from another source: two
+// sources can share a default name (model-TQ2_0.gguf and model-I2_S.gguf
+// both repack to model-BITCOS.gguf).
+func defaultNameTaken(err error, in string, defaulted bool) error {
+	var ee *atomicfile.ExistsError
+	if !defaulted || !errors.As(err, &ee) {
+		return err
+	}
+	return fmt.Errorf("%s: already exists, and is the default output name of %s (another source can have the same one); not replaced: give an output path, or --force to replace it", ee.Path, in)
 }

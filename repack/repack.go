@@ -97,7 +97,8 @@ func Repack(in string, opt Options) (*Report, error) {
 	if f.meta != nil {
 		return nil, fmt.Errorf("%s: already a BITCOS file (has %s); nothing to repack", in, KeyVersion)
 	}
-	if opt.Output == "" {
+	defaulted := opt.Output == ""
+	if defaulted {
 		opt.Output = DefaultOutput(in)
 	}
 	if opt.Workers < 0 {
@@ -112,7 +113,7 @@ func Repack(in string, opt Options) (*Report, error) {
 		err = checkOutput(in, opt.Output, opt.Replace)
 	}
 	if err != nil {
-		return nil, err
+		return nil, defaultNameTaken(err, in, defaulted)
 	}
 	rep := &Report{Input: in, Output: opt.Output, InputBytes: f.FileSize, Warnings: undescribed(f)}
 	if err := f.Canonical(); err != nil {

@@ -35,14 +35,15 @@ func Unpack(in, out string, replace bool) error {
 	}
 	defer done()
 	defer f.Close()
-	if out == "" {
+	defaulted := out == ""
+	if defaulted {
 		out = DefaultUnpackOutput(in)
 	}
 	if f.meta == nil {
 		return fmt.Errorf("%s: not a BITCOS file (no %s)", in, KeyVersion)
 	}
 	if err := checkOutput(in, out, replace); err != nil {
-		return err
+		return defaultNameTaken(err, in, defaulted)
 	}
 	tmp, err := createOutput(out, inputPerm(in), replace)
 	if err != nil {

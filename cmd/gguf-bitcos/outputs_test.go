@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -128,7 +129,8 @@ func TestDefaultOutputNamesSay(t *testing.T) {
 		t.Fatal(e.String())
 	}
 	out := filepath.Join(dir, "tiny-BITCOS.gguf")
-	if code := run([]string{"repack", "-q", i2s}, &o, &e); code != 1 || !strings.Contains(e.String(), out+": already exists") {
+	if code := run([]string{"repack", "-q", i2s}, &o, &e); code != 1 ||
+		!strings.Contains(e.String(), out+": already exists, and is the default output name of "+i2s+" (another source can have the same one)") {
 		t.Fatalf("exit %d: %s", code, e.String())
 	}
 	o.Reset()
@@ -190,4 +192,45 @@ func TestOutputPermissionsChild(t *testing.T) {
 	}
 	code := run(strings.Split(os.Getenv("GGUF_BITCOS_ARGS"), "\n"), os.Stdout, os.Stdout)
 	os.Exit(code)
+}
+
+// TestOutputReadOnlyFS: an output folder on a read-only file system (a
+// read-only tmpfs mounted in a mount namespace of the child's own, with
+// unshare): refused before any work, with the path given.
+func TestOutputReadOnlyFS(t *testing.T) {
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		t.Skip("no unshare(1): cannot mount a read-only file system for the test")
+	}
+	dir := t.TempDir()
+	in := copyFixture(t, dir, "tiny-tq2_0.gguf")
+	rep := filepath.Join(dir, "r.gguf")
+	var o, e bytes.Buffer
+	if code := run([]string{"repack", "-q", in, "-o", rep}, &o, &e); code != 0 {
+		t.Fatal(e.String())
+	}
+	ro := filepath.Join(dir, "ro")
+	if err := os.Mkdir(ro, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"repack", "-q", in, filepath.Join(ro, "out.gguf")},
+		{"unpack", rep, filepath.Join(ro, "out.gguf")},
+		{"gen", "-q", filepath.Join(ro, "out.gguf")},
+		{"card", rep, "-o", filepath.Join(ro, "card")},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			cmd := exec.Command(unshare, "-rm", "sh", "-c", `mount -t tmpfs -o ro none "$1" || exit 99; shift; exec "$@"`,
+				"sh", ro, os.Args[0], "-test.run=^TestOutputPermissionsChild$", "-test.count=1")
+			cmd.Env = append(os.Environ(), unprivileged.EnvChild+"=TestOutputPermissionsChild", "GGUF_BITCOS_ARGS="+strings.Join(args, "\n"))
+			b, _ := cmd.CombinedOutput()
+			out, code := string(b), cmd.ProcessState.ExitCode()
+			if code == 99 || strings.Contains(out, "unshare:") {
+				t.Skipf("cannot mount a read-only file system here: %s", strings.TrimSpace(out))
+			}
+			if code != 1 || !strings.Contains(out, ro) || !strings.Contains(out, "is on a read-only file system") {
+				t.Fatalf("exit %d: %s", code, out)
+			}
+		})
+	}
 }
