@@ -221,7 +221,7 @@ func (r *Result) Parity(maxKLD float64, allowPPLDelta bool) error {
 	case r.LogitsIdentical:
 		return nil
 	case maxKLD <= 0:
-		return fmt.Errorf("parity fails: the candidate's logits differ from the base's (%s); mean KLD %s against the floor %s of the base against itself (--max-kld allows a mean KLD that far above the floor)",
+		return fmt.Errorf("parity fails: the candidate's logits differ from the base's (%s); mean KLD %s against the floor %s of the base against itself (--max-kld allows a mean KLD that far above the floor: for a lossy candidate, or a backend whose runs are not bit-reproducible)",
 			r.LogitsDiff, KLD(r.MeanKLD), KLD(r.FloorMeanKLD))
 	case !(excess < maxKLD):
 		return fmt.Errorf("parity fails: mean KLD %s is %s above the floor %s of the base against itself, not below %g",

@@ -8,7 +8,9 @@
 // other systems, or filesystems without O_TMPFILE, a hidden temporary named
 // .<target>.tmp-p<pid>-<random> beside the target. Commit syncs the data,
 // gives it the target's name with one rename (atomically replacing an older
-// file) and syncs the directory. Abort removes everything. CommitAll
+// file; for a file made by CreateNew a hard link, which fails on an
+// existing one) and syncs the directory. Abort removes everything. Check
+// says before any work whether a target may be written at all (check.go). CommitAll
 // commits several files (a shard set) as one: all are complete and synced
 // before the first gets its name, and a failure removes them all.
 //
