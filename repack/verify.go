@@ -33,8 +33,11 @@ type VerifyResult struct {
 	// original as decoded codes and scale bits.
 	TernaryChecked int `json:"ternary_checked"`
 	BitcosChecked  int `json:"bitcos_checked"`
-	KVsChecked     int `json:"kvs_checked"`
-	HeadsChecked   int `json:"heads_checked"` // quantized heads compared with the reference quantization
+	// BytesChecked counts the tensors compared byte for byte (same type
+	// in both files, BITCOS aside).
+	BytesChecked int `json:"bytes_checked"`
+	KVsChecked   int `json:"kvs_checked"`
+	HeadsChecked int `json:"heads_checked"` // quantized heads compared with the reference quantization
 	// RoundTrip says what the round trip proved: RoundTripIdentical,
 	// RoundTripCanonical, or why it did not run.
 	RoundTrip string   `json:"round_trip"`
@@ -184,6 +187,7 @@ func Verify(original, repacked string, opts ...VerifyOptions) (*VerifyResult, er
 			v.TernaryChecked++
 		}
 		if ta.Type == tb.Type && ta.Type != ggufx.TypeBITCOS {
+			v.BytesChecked++
 			same, err := sameBytes(a, ia[j], b, ib[j])
 			if err != nil {
 				return nil, err

@@ -51,12 +51,12 @@ arguments are the wrong way round, or when ORIGINAL is a BITCOS file too.`,
 				return exitErr{code: exitNotRepack, msg: v.Reason}
 			}
 			if !asJSON {
-				fmt.Fprintf(stdout, "OK: %s identical: %s (%s compared as codes and scale bits), %s byte for byte; %s\n",
-					units.Count(v.TensorsChecked, "tensor"), units.Count(v.TernaryChecked, "ternary tensor"),
-					units.Count(v.BitcosChecked, "BITCOS tensor"), units.Count(v.TensorsChecked-v.TernaryChecked-v.HeadsChecked, "other tensor"),
-					units.Count(v.KVsChecked, "KV"))
+				codes := v.TensorsChecked - v.BytesChecked - v.HeadsChecked
+				fmt.Fprintf(stdout, "OK: %s and %s identical: %s as ternary codes and scale bits (%d BITCOS), %d byte for byte (%d of them ternary)\n",
+					units.Count(v.TensorsChecked, "tensor"), units.Count(v.KVsChecked, "KV"), units.Count(codes, "tensor"), v.BitcosChecked,
+					v.BytesChecked, v.TernaryChecked-codes)
 				if v.HeadsChecked > 0 {
-					fmt.Fprintf(stdout, "    %s equal the reference quantization of the original\n", units.Count(v.HeadsChecked, "quantized head tensor"))
+					fmt.Fprintf(stdout, "    quantized heads: %d, each equal to the reference quantization of the original\n", v.HeadsChecked)
 				}
 				switch v.RoundTrip {
 				case repack.RoundTripIdentical:

@@ -29,7 +29,7 @@ func TestVerifyVerdicts(t *testing.T) {
 		out, err string
 	}{
 		{"repack", tq1, rep, 0, "ok",
-			"OK: 16 tensors identical: 10 ternary tensors (1 BITCOS tensor compared as codes and scale bits), 6 other tensors byte for byte; 21 KVs", ""},
+			"OK: 16 tensors and 21 KVs identical: 1 tensor as ternary codes and scale bits (1 BITCOS), 15 byte for byte (9 of them ternary)", ""},
 		{"differ", tq2, rep, 2, "differ", "DIFF", tq2 + " and " + rep + " differ"},
 		{"same file twice", tq1, tq1, 4, "not-a-repack", "", tq1 + " is not a BITCOS repack (no bitcos.version, no BITCOS tensors), so nothing proves a repack; they hold the same tensors and KVs"},
 		{"two stock files", tq1, tq2, 4, "not-a-repack", "DIFF", "is not a BITCOS repack"},
