@@ -48,11 +48,13 @@ const (
 
 // rpcTensor is ggml-rpc's rpc_tensor.
 type rpcTensor struct {
-	id, buffer, data uint64
-	typ, op, flags   uint32
-	ne, nb           [4]uint32
-	src              [ggmlMaxSrc]uint64
-	name             string
+	id, buffer, data  uint64
+	typ, op, flags    uint32
+	ne, nb            [4]uint32
+	opParams          [16]int32
+	src               [ggmlMaxSrc]uint64
+	viewSrc, viewOffs uint64
+	name              string
 }
 
 func (t *rpcTensor) bytes() []byte {
@@ -66,12 +68,15 @@ func (t *rpcTensor) bytes() []byte {
 		le.PutUint32(b[36+4*i:], t.nb[i])
 	}
 	le.PutUint32(b[52:], t.op)
-	// op_params [56, 120): zero
+	for i, p := range t.opParams {
+		le.PutUint32(b[56+4*i:], uint32(p))
+	}
 	le.PutUint32(b[120:], t.flags)
 	for i, s := range t.src {
 		le.PutUint64(b[124+8*i:], s)
 	}
-	// view_src [204), view_offs [212): zero
+	le.PutUint64(b[204:], t.viewSrc)
+	le.PutUint64(b[212:], t.viewOffs)
 	le.PutUint64(b[220:], t.data)
 	copy(b[228:228+63], t.name)
 	return b
@@ -142,7 +147,11 @@ type bitcosGraph struct {
 	w, ts, tr, td, tx, tdst        rpcTensor
 	nodes                          []*rpcTensor // computed, in order
 	more                           []*rpcTensor // named by nodes, besides the above
-	want                           []float32
+	want                           []float32    // each row's dot product with x
+	tol                            []float64    // each row's bound on |result - want|: Q8_K's rounding of x
+	vals                           [][]float32  // each row's weights, (float) t * d as ggml decodes them
+	base, buf                      uint64       // the server's buffer (load)
+	sideBase, side                 uint64       // a second buffer, for a hostile client's own data (load)
 }
 
 const (
@@ -155,22 +164,29 @@ const (
 	bufSize   = 8192
 )
 
-func newBitcosGraph(seed int64) *bitcosGraph {
-	const k, m = 256, 4
+func newBitcosGraph(seed int64) *bitcosGraph { return newBitcosGraphShape(seed, 4, 1) }
+
+// newBitcosGraphShape: the same with a weight [256, m, e] (m*e <= 8 rows).
+func newBitcosGraphShape(seed int64, m, e int) *bitcosGraph {
+	const k = 256
 	rng := rand.New(rand.NewSource(seed))
-	g := &bitcosGraph{bitmap: make([]byte, m*k/8), scales: make([]byte, 2*m), x: make([]byte, 4*k)}
+	nr := m * e
+	g := &bitcosGraph{bitmap: make([]byte, nr*k/8), scales: make([]byte, 2*nr), x: make([]byte, 4*k)}
 	xs := make([]float32, k)
+	amax := 0.0
 	for i := range xs {
 		xs[i] = float32(rng.NormFloat64())
+		amax = math.Max(amax, math.Abs(float64(xs[i])))
 		binary.LittleEndian.PutUint32(g.x[4*i:], math.Float32bits(xs[i]))
 	}
 	var rows []int32
-	for r := 0; r < m; r++ {
+	for r := 0; r < nr; r++ {
 		rows = append(rows, int32(len(g.signs)))
 		d := float16.Fromfloat32(0.5 + rng.Float32())
 		binary.LittleEndian.PutUint16(g.scales[2*r:], uint16(d))
 		var stream []byte
 		n, sum := 0, float64(0)
+		vals := make([]float32, k)
 		for j := 0; j < k; j++ {
 			if rng.Float64() < 0.4 { // 40% zeros
 				continue
@@ -179,16 +195,21 @@ func newBitcosGraph(seed int64) *bitcosGraph {
 			if n%8 == 0 {
 				stream = append(stream, 0)
 			}
-			v := float64(xs[j])
+			v, t := float64(xs[j]), float32(1)
 			if rng.Intn(2) == 1 {
 				stream[n/8] |= 1 << (n % 8) // 1 = negative
-				v = -v
+				v, t = -v, -1
 			}
+			vals[j] = t * d.Float32()
 			sum += v
 			n++
 		}
 		g.signs = append(g.signs, stream...)
 		g.want = append(g.want, float32(sum*float64(d.Float32())))
+		// Q8_K rounds each x to a step of amax/127: at most half a step
+		// per non-zero weight, times the scale (and float rounding)
+		g.tol = append(g.tol, float64(d.Float32())*float64(n)*amax/254+1e-3)
+		g.vals = append(g.vals, vals)
 	}
 	rows = append(rows, int32(len(g.signs)))
 	g.signs = append(g.signs, make([]byte, 8)...) // the 8 zero bytes at the end
@@ -196,12 +217,12 @@ func newBitcosGraph(seed int64) *bitcosGraph {
 	for i, v := range rows {
 		binary.LittleEndian.PutUint32(g.rows[4*i:], uint32(v))
 	}
-	g.w = rpcTensor{id: 1, typ: ggmlTypeBITCOS, ne: [4]uint32{k, m, 1, 1}, nb: [4]uint32{16, 32, 32 * m, 32 * m}, name: "w"}
+	g.w = rpcTensor{id: 1, typ: ggmlTypeBITCOS, ne: [4]uint32{k, uint32(m), uint32(e), 1}, nb: [4]uint32{16, 32, 32 * uint32(m), 32 * uint32(nr)}, name: "w"}
 	g.ts = rpcTensor{id: 2, typ: ggmlTypeI8, ne: [4]uint32{uint32(len(g.signs)), 1, 1, 1}, name: "w.bitcos_signs"}
-	g.tr = rpcTensor{id: 3, typ: ggmlTypeI32, ne: [4]uint32{m + 1, 1, 1, 1}, name: "w.bitcos_rows"}
-	g.td = rpcTensor{id: 4, typ: ggmlTypeF16, ne: [4]uint32{1, m, 1, 1}, name: "w.bitcos_scales"}
+	g.tr = rpcTensor{id: 3, typ: ggmlTypeI32, ne: [4]uint32{uint32(nr) + 1, 1, 1, 1}, name: "w.bitcos_rows"}
+	g.td = rpcTensor{id: 4, typ: ggmlTypeF16, ne: [4]uint32{1, uint32(nr), 1, 1}, name: "w.bitcos_scales"}
 	g.tx = rpcTensor{id: 5, typ: ggmlTypeF32, ne: [4]uint32{k, 1, 1, 1}, name: "x"}
-	g.tdst = rpcTensor{id: 6, typ: ggmlTypeF32, op: ggmlOpMulMat, ne: [4]uint32{m, 1, 1, 1}, name: "y"}
+	g.tdst = rpcTensor{id: 6, typ: ggmlTypeF32, op: ggmlOpMulMat, ne: [4]uint32{uint32(m), 1, 1, 1}, name: "y"}
 	for _, t := range []*rpcTensor{&g.ts, &g.tr, &g.td, &g.tx, &g.tdst} {
 		t.nb = contiguousNB(t.typ, t.ne)
 	}
@@ -228,8 +249,8 @@ func (g *bitcosGraph) setRows(rows ...int32) {
 
 func (g *bitcosGraph) rowsAt(i int) int32 { return int32(binary.LittleEndian.Uint32(g.rows[4*i:])) }
 
-// load allocates the buffer, places every tensor in it and sets their data.
-func (g *bitcosGraph) load(t *testing.T, r *rpcConn) {
+// allocBuffer allocates a buffer of bufSize bytes: its id and base.
+func allocBuffer(t *testing.T, r *rpcConn) (buf, base uint64) {
 	t.Helper()
 	req := make([]byte, 12)
 	binary.LittleEndian.PutUint64(req[4:], bufSize)
@@ -237,12 +258,21 @@ func (g *bitcosGraph) load(t *testing.T, r *rpcConn) {
 	if err != nil {
 		t.Fatalf("ALLOC_BUFFER: %v", err)
 	}
-	buf := binary.LittleEndian.Uint64(rsp)
+	buf = binary.LittleEndian.Uint64(rsp)
 	rsp, err = r.call(rpcCmdBufferGetBase, rsp[:8], 8)
 	if err != nil {
 		t.Fatalf("BUFFER_GET_BASE: %v", err)
 	}
-	base := binary.LittleEndian.Uint64(rsp)
+	return buf, binary.LittleEndian.Uint64(rsp)
+}
+
+// load allocates the buffer, places every tensor in it and sets their data
+// (and allocates the side buffer).
+func (g *bitcosGraph) load(t *testing.T, r *rpcConn) {
+	t.Helper()
+	buf, base := allocBuffer(t, r)
+	g.base, g.buf = base, buf
+	g.side, g.sideBase = allocBuffer(t, r)
 	for _, p := range []struct {
 		t    *rpcTensor
 		off  uint64
