@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 	"github.com/gguf-bitcos/gguf-bitcos/safetensors"
 )
 
@@ -22,7 +22,8 @@ var stDType = map[ggufx.GGMLType]string{ggufx.TypeF32: "F32", ggufx.TypeF16: "F1
 // shards > 1, out "DIR/NAME.safetensors" becomes DIR/NAME-0000i-of-0000N
 // .safetensors (split by size, tensor order kept) and DIR/NAME.safetensors
 // .index.json. It returns the files written, the index (or single file)
-// first.
+// first. The files are written unnamed and named together once all are
+// complete (atomicfile.CommitAll): a failure leaves none of them.
 func WriteSafetensors(src, out string, shards int) ([]string, error) {
 	f, err := ggufx.Open(src)
 	if err != nil {
@@ -46,13 +47,18 @@ func WriteSafetensors(src, out string, shards int) ([]string, error) {
 		ts[i] = safetensors.Data{Name: safetensors.HFName(t.Name), DType: dt, Shape: shape}
 		total += t.Size
 	}
-	config, err := writeConfig(f, filepath.Join(filepath.Dir(out), safetensors.ConfigName))
-	if err != nil {
+	var set outputSet
+	defer set.abort()
+	config := filepath.Join(filepath.Dir(out), safetensors.ConfigName)
+	if err := writeConfig(f, &set, config); err != nil {
 		return nil, err
 	}
 	shards = max(1, min(shards, len(ts)))
 	if shards == 1 {
-		return []string{out, config}, writeShard(f, out, ts, 0)
+		if err := writeShard(f, &set, out, ts, 0); err != nil {
+			return nil, err
+		}
+		return []string{out, config}, set.commit()
 	}
 	prefix := strings.TrimSuffix(out, ".safetensors")
 	index := prefix + ".safetensors.index.json"
@@ -74,7 +80,7 @@ func WriteSafetensors(src, out string, shards int) ([]string, error) {
 	weightMap := map[string]string{}
 	for s, g := range groups {
 		name := fmt.Sprintf("%s-%05d-of-%05d.safetensors", prefix, s+1, len(groups))
-		if err := writeShard(f, name, ts[g[0]:g[1]], g[0]); err != nil {
+		if err := writeShard(f, &set, name, ts[g[0]:g[1]], g[0]); err != nil {
 			return nil, err
 		}
 		for _, t := range ts[g[0]:g[1]] {
@@ -86,12 +92,47 @@ func WriteSafetensors(src, out string, shards int) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(files, config), os.WriteFile(index, b, 0o644)
+	if err := set.write(index, b); err != nil {
+		return nil, err
+	}
+	return append(files, config), set.commit()
+}
+
+// outputSet is the files of a checkpoint being written: named together
+// by commit, all removed by abort (a no-op after commit).
+type outputSet struct{ files []*atomicfile.File }
+
+func (s *outputSet) create(path string) (*atomicfile.File, error) {
+	o, err := atomicfile.Create(path, 0o644)
+	if err == nil {
+		s.files = append(s.files, o)
+	}
+	return o, err
+}
+
+// write adds a file with content b.
+func (s *outputSet) write(path string, b []byte) error {
+	o, err := s.create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := o.Write(b); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+func (s *outputSet) commit() error { return atomicfile.CommitAll(s.files...) }
+
+func (s *outputSet) abort() {
+	for _, o := range s.files {
+		o.Abort()
+	}
 }
 
 // writeConfig writes the transformers config.json of f's hyper-parameters
 // (the keys stats reads; model_type is general.architecture).
-func writeConfig(f *ggufx.File, path string) (string, error) {
+func writeConfig(f *ggufx.File, set *outputSet, path string) error {
 	arch := ""
 	if kv, ok := f.KV("general.architecture"); ok {
 		arch, _ = kv.AsString()
@@ -107,18 +148,19 @@ func writeConfig(f *ggufx.File, path string) (string, error) {
 	}
 	b, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
-		return "", err
+		return err
 	}
-	return path, os.WriteFile(path, b, 0o644)
+	return set.write(path, b)
 }
 
-// writeShard streams tensors first.. of f (described by ts) into path.
-func writeShard(f *ggufx.File, path string, ts []safetensors.Data, first int) error {
+// writeShard streams tensors first.. of f (described by ts) into path, a
+// file of set.
+func writeShard(f *ggufx.File, set *outputSet, path string, ts []safetensors.Data, first int) error {
 	h, err := safetensors.EncodeHeader(ts, map[string]string{"format": "pt"})
 	if err != nil {
 		return err
 	}
-	out, err := os.Create(path)
+	out, err := set.create(path)
 	if err != nil {
 		return err
 	}
@@ -132,11 +174,7 @@ func writeShard(f *ggufx.File, path string, ts []safetensors.Data, first int) er
 	if err == nil {
 		err = w.Flush()
 	}
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
-		os.Remove(path)
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
