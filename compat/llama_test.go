@@ -129,6 +129,7 @@ func TestHeadEqualsLlamaQuantize(t *testing.T) {
 				t.Fatalf("llama-quantize: %v\n%s", err, out)
 			}
 			ours := filepath.Join(dir, "ours.gguf")
+			os.Remove(ours) // the previous round's: repack never replaces a file
 			heads, _ := repack.HeadPlan(typ, "", "")
 			if _, err := repack.Repack(in, repack.Options{Output: ours, Heads: heads}); err != nil {
 				t.Fatal(err)
