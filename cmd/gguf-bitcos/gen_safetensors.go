@@ -21,7 +21,7 @@ func writeModel(out string, s modelgen.Spec, shards int, force bool, progress fu
 		return err
 	}
 	if !strings.HasSuffix(out, ".safetensors") {
-		if err := modelgen.WriteProgress(out, s, progress); err != nil {
+		if err := modelgen.WriteTo(out, s, force, progress); err != nil {
 			return err
 		}
 		fmt.Fprintln(stdout, "wrote", filepath.Clean(out))
@@ -94,7 +94,7 @@ func writeFixtures(dir string, force bool) error {
 	}
 	for _, fx := range modelgen.Fixtures() {
 		p := filepath.Join(dir, fx.File)
-		if err := modelgen.Write(p, fx.Spec); err != nil {
+		if err := modelgen.WriteTo(p, fx.Spec, force, nil); err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
 		fmt.Fprintln(stdout, "wrote", filepath.Clean(p))

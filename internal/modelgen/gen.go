@@ -99,6 +99,13 @@ func Write(path string, s Spec) error { return WriteProgress(path, s, nil) }
 // written of the file's size after each tensor, and once more when the file
 // is complete.
 func WriteProgress(path string, s Spec, progress func(done, total int64)) error {
+	return WriteTo(path, s, true, progress)
+}
+
+// WriteTo is WriteProgress that replaces a file at path only when replace
+// (else a file that appears there while the model is written is kept, and
+// the model not written: atomicfile.CreateNew).
+func WriteTo(path string, s Spec, replace bool, progress func(done, total int64)) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -110,7 +117,11 @@ func WriteProgress(path string, s Spec, progress func(done, total int64)) error 
 	for _, t := range ts {
 		h.Tensors = append(h.Tensors, t.info)
 	}
-	tmp, err := atomicfile.Create(path, 0o644)
+	create := atomicfile.CreateNew
+	if replace {
+		create = atomicfile.Create
+	}
+	tmp, err := create(path, 0o644)
 	if err != nil {
 		return err
 	}
