@@ -222,10 +222,10 @@ func TestSafetensorsMaster(t *testing.T) {
 		t.Run(typ.String(), func(t *testing.T) {
 			in := genModel(t, modelgen.Small(typ, 40))
 			dir := t.TempDir()
-			if _, err := modelgen.WriteSafetensors(in, filepath.Join(dir, "one.safetensors"), 1); err != nil {
+			if _, err := modelgen.WriteSafetensors(in, filepath.Join(dir, "one.safetensors"), 1, true); err != nil {
 				t.Fatal(err)
 			}
-			files, err := modelgen.WriteSafetensors(in, filepath.Join(dir, "model.safetensors"), 3)
+			files, err := modelgen.WriteSafetensors(in, filepath.Join(dir, "model.safetensors"), 3, true)
 			if err != nil || len(files) != 5 {
 				t.Fatalf("%v: %v", files, err)
 			}
@@ -287,7 +287,7 @@ func TestSafetensorsMaster(t *testing.T) {
 func TestSafetensorsErrors(t *testing.T) {
 	in := genModel(t, modelgen.Small(ggufx.TypeBF16, 41))
 	dir := t.TempDir()
-	if _, err := modelgen.WriteSafetensors(in, filepath.Join(dir, "model.safetensors"), 2); err != nil {
+	if _, err := modelgen.WriteSafetensors(in, filepath.Join(dir, "model.safetensors"), 2, true); err != nil {
 		t.Fatal(err)
 	}
 	index := filepath.Join(dir, "model.safetensors.index.json")

@@ -40,7 +40,7 @@ func writeModel(out string, s modelgen.Spec, shards int, force bool, progress fu
 	if err := modelgen.WriteProgress(tmp, s, progress); err != nil {
 		return err
 	}
-	files, err := modelgen.WriteSafetensors(tmp, out, shards)
+	files, err := modelgen.WriteSafetensors(tmp, out, shards, force)
 	if err != nil {
 		return err
 	}

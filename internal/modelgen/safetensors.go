@@ -23,8 +23,9 @@ var stDType = map[ggufx.GGMLType]string{ggufx.TypeF32: "F32", ggufx.TypeF16: "F1
 // .safetensors (split by size, tensor order kept) and DIR/NAME.safetensors
 // .index.json. It returns the files written, the index (or single file)
 // first. The files are written unnamed and named together once all are
-// complete (atomicfile.CommitAll): a failure leaves none of them.
-func WriteSafetensors(src, out string, shards int) ([]string, error) {
+// complete (atomicfile.CommitAll): a failure leaves none of them. An
+// existing file is replaced only when replace (atomicfile.CreateNew).
+func WriteSafetensors(src, out string, shards int, replace bool) ([]string, error) {
 	f, err := ggufx.Open(src)
 	if err != nil {
 		return nil, err
@@ -47,7 +48,7 @@ func WriteSafetensors(src, out string, shards int) ([]string, error) {
 		ts[i] = safetensors.Data{Name: safetensors.HFName(t.Name), DType: dt, Shape: shape}
 		total += t.Size
 	}
-	var set outputSet
+	set := outputSet{replace: replace}
 	defer set.abort()
 	config := filepath.Join(filepath.Dir(out), safetensors.ConfigName)
 	if err := writeConfig(f, &set, config); err != nil {
@@ -100,10 +101,17 @@ func WriteSafetensors(src, out string, shards int) ([]string, error) {
 
 // outputSet is the files of a checkpoint being written: named together
 // by commit, all removed by abort (a no-op after commit).
-type outputSet struct{ files []*atomicfile.File }
+type outputSet struct {
+	files   []*atomicfile.File
+	replace bool // replace existing files (else atomicfile.CreateNew)
+}
 
 func (s *outputSet) create(path string) (*atomicfile.File, error) {
-	o, err := atomicfile.Create(path, 0o644)
+	create := atomicfile.CreateNew
+	if s.replace {
+		create = atomicfile.Create
+	}
+	o, err := create(path, 0o644)
 	if err == nil {
 		s.files = append(s.files, o)
 	}
