@@ -99,6 +99,9 @@ type Options struct {
 	BaseExtra, CandidateExtra []string
 }
 
+// maxTries is how often a run whose summary was lost is repeated.
+const maxTries = 5
+
 // Run runs llama-perplexity on Base and on Candidate, saving the log-probs
 // of each, and compares the saved files (logits.go): identical files prove
 // the candidate's logits equal to the base's at llama-perplexity's 16-bit
@@ -144,7 +147,7 @@ func Run(opt Options) (*Result, error) {
 		return append(append(a, common[4:]...), extra...)
 	}
 	// llama.cpp's logger writes from a thread and the last lines can be
-	// lost at exit: up to three tries each.
+	// lost at exit, more often on a loaded machine: up to five tries each.
 	save := func(model, logits string, extra []string) ([]byte, string, error) {
 		for try := 0; ; try++ {
 			out, err := run(args(model, false, logits, extra)...)
@@ -153,7 +156,7 @@ func Run(opt Options) (*Result, error) {
 			}
 			if m := reFinal.FindSubmatch(out); m != nil {
 				return out, string(m[1]), nil
-			} else if try == 2 {
+			} else if try == maxTries-1 {
 				return nil, "", fmt.Errorf("llama-perplexity printed no final PPL for %s\n%s", model, tail(out, 2000))
 			}
 		}
@@ -168,7 +171,7 @@ func Run(opt Options) (*Result, error) {
 			if err == nil {
 				r.CandLog = string(out)
 				return r, nil
-			} else if try == 2 {
+			} else if try == maxTries-1 {
 				return Result{}, fmt.Errorf("%w\n%s", err, tail(out, 2000))
 			}
 		}
