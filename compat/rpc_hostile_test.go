@@ -3,8 +3,10 @@ package compat
 import (
 	"encoding/binary"
 	"math"
+	"net"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Issue 39's seven ways past the RPC server's BITCOS checks, each as a
@@ -46,12 +48,32 @@ var hostileLayouts = []struct {
 // sanitizer report at the end of the test.
 func hostileServer(t *testing.T, asan bool, env []string) *rpcServer {
 	t.Helper()
+	var s *rpcServer
 	if !asan {
-		return startRPCServer(t, env...)
+		s = startRPCServer(t, env...)
+	} else {
+		s = startRPCServerBin(t, toolIn(t, "GGUF_BITCOS_LLAMA_ASAN_BIN", "a bin folder of the series built with -DGGML_SANITIZE_ADDRESS=ON", "ggml-rpc-server"), env...)
+		t.Cleanup(func() { noSanitizerReport(t, s) })
 	}
-	s := startRPCServerBin(t, toolIn(t, "GGUF_BITCOS_LLAMA_ASAN_BIN", "a bin folder of the series built with -DGGML_SANITIZE_ADDRESS=ON", "ggml-rpc-server"), env...)
-	t.Cleanup(func() { noSanitizerReport(t, s) })
+	t.Cleanup(func() { serverAnswers(t, s) })
 	return s
+}
+
+// serverAnswers fails the test unless s takes a new connection and answers
+// HELLO within 5 s: a server that is crashing (ggml_abort's backtrace runs
+// gdb on it for a while) has not exited yet, but answers nobody.
+func serverAnswers(t *testing.T, s *rpcServer) {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", s.addr, 5*time.Second)
+	if err == nil {
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(5 * time.Second))
+		r := &rpcConn{c: c}
+		_, err = r.call(rpcCmdHello, make([]byte, rpcConnCapsSize), 4+rpcConnCapsSize)
+	}
+	if err != nil {
+		t.Errorf("the server no longer answers (%v):\n%s", err, tailString(s.output(), 3000))
+	}
 }
 
 // noSanitizerReport fails the test when s's log holds a sanitizer's report.

@@ -78,6 +78,9 @@ func (s *rpcServer) start(t *testing.T, cmd *exec.Cmd) {
 	t.Helper()
 	s.cmd, s.done = cmd, make(chan struct{})
 	s.cmd.Stdout, s.cmd.Stderr = s, s
+	// a crashed server's backtrace (ggml_print_backtrace runs gdb) may keep
+	// the output pipe open after the server is gone: Wait must not hang
+	s.cmd.WaitDelay = 5 * time.Second
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
