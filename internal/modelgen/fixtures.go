@@ -10,8 +10,8 @@ type Fixture struct {
 	Spec Spec
 }
 
-// Fixtures are the small models committed under testdata/ (a few tens of
-// KiB each), one per source type, with odd shapes and hostile details.
+// Fixtures are the small models committed under testdata/ (about 300 to
+// 460 KiB each), one per source type, with odd shapes and hostile details.
 func Fixtures() []Fixture {
 	tiny := func(t ggufx.GGMLType, seed uint64) Spec {
 		return Spec{Arch: "bitnet", NEmbd: 256, NFF: 512, NLayer: 1, NHead: 4, NHeadKV: 2, NVocab: 300,
