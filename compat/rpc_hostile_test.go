@@ -187,6 +187,19 @@ func (g *bitcosGraph) sendNodes(r *rpcConn, nodes []*rpcTensor, more ...*rpcTens
 	return g.compute(r)
 }
 
+// refusal is a case whose graph (a weight [256, m, e], seed), changed by
+// change once loaded, must be refused with why in the server's log.
+func refusal(seed int64, m, e int, why string, change func(t *testing.T, r *rpcConn, g *bitcosGraph)) func(t *testing.T, s *rpcServer) {
+	return func(t *testing.T, s *rpcServer) {
+		r := dialRPC(t, s.addr)
+		g := newBitcosGraphShape(seed, m, e)
+		g.load(t, r)
+		change(t, r, g)
+		before := len(s.output())
+		refused(t, s, r, g.compute(r), before, why)
+	}
+}
+
 type hostileCase struct {
 	name string
 	run  func(t *testing.T, s *rpcServer)
@@ -363,38 +376,23 @@ func hostileCases() []hostileCase {
 	}
 
 	// 4. Operands that do not fit the weight.
-	add("4 mul_mat broadcast 3 over 2", func(t *testing.T, s *rpcServer) {
-		r := dialRPC(t, s.addr)
-		g := newBitcosGraphShape(8, 4, 2)
-		g.load(t, r)
+	add("4 mul_mat broadcast 3 over 2", refusal(8, 4, 2, "MUL_MAT shapes that do not fit", func(t *testing.T, r *rpcConn, g *bitcosGraph) {
 		g.tx.ne = [4]uint32{256, 1, 3, 1}
 		g.tx.nb = contiguousNB(ggmlTypeF32, g.tx.ne)
 		g.tdst.ne = [4]uint32{4, 1, 3, 1}
 		g.tdst.nb = contiguousNB(ggmlTypeF32, g.tdst.ne)
 		g.tdst.data = g.base + 6144 // free bytes of the buffer
-		before := len(s.output())
-		refused(t, s, r, g.compute(r), before, "MUL_MAT shapes that do not fit")
-	})
-	add("4 get_rows index [1,2] over one matrix", func(t *testing.T, s *rpcServer) {
-		r := dialRPC(t, s.addr)
-		g := newBitcosGraph(9)
-		g.load(t, r)
+	}))
+	add("4 get_rows index [1,2] over one matrix", refusal(9, 4, 1, "GET_ROWS shapes that do not fit", func(t *testing.T, r *rpcConn, g *bitcosGraph) {
 		g.getRows(t, r, 1, 2)
 		g.more[0].ne = [4]uint32{1, 2, 1, 1}
 		g.more[0].nb = contiguousNB(ggmlTypeI32, g.more[0].ne)
 		g.tdst.ne = [4]uint32{256, 1, 2, 1}
 		g.tdst.nb = contiguousNB(ggmlTypeF32, g.tdst.ne)
-		before := len(s.output())
-		refused(t, s, r, g.compute(r), before, "GET_ROWS shapes that do not fit")
-	})
-	add("4 get_rows index value outside", func(t *testing.T, s *rpcServer) {
-		r := dialRPC(t, s.addr)
-		g := newBitcosGraph(10)
-		g.load(t, r)
+	}))
+	add("4 get_rows index value outside", refusal(10, 4, 1, "a row outside the weight", func(t *testing.T, r *rpcConn, g *bitcosGraph) {
 		g.getRows(t, r, 1, 4)
-		before := len(s.output())
-		refused(t, s, r, g.compute(r), before, "a row outside the weight")
-	})
+	}))
 	add("4 get_rows computed index outside", func(t *testing.T, s *rpcServer) {
 		// the index is a CPY's result: its values are only known when the
 		// graph runs, and the kernel gives a row of zeros for one outside
@@ -474,36 +472,18 @@ func hostileCases() []hostileCase {
 		}},
 		{"weight [256,4,0,1]", func(g *bitcosGraph) { emptyWeight(g) }},
 	} {
-		add("5 empty "+c.name, func(t *testing.T, s *rpcServer) {
-			r := dialRPC(t, s.addr)
-			g := newBitcosGraph(14)
-			g.load(t, r)
-			c.f(g)
-			before := len(s.output())
-			refused(t, s, r, g.compute(r), before, "companions")
-		})
+		add("5 empty "+c.name, refusal(14, 4, 1, "companions", func(t *testing.T, r *rpcConn, g *bitcosGraph) { c.f(g) }))
 	}
-	add("5 empty weight in get_rows", func(t *testing.T, s *rpcServer) {
-		r := dialRPC(t, s.addr)
-		g := newBitcosGraph(15)
-		g.load(t, r)
+	add("5 empty weight in get_rows", refusal(15, 4, 1, "companions", func(t *testing.T, r *rpcConn, g *bitcosGraph) {
 		g.getRows(t, r, 0)
 		emptyWeight(g)
-		before := len(s.output())
-		refused(t, s, r, g.compute(r), before, "companions")
-	})
+	}))
 
 	// 6. A missing src[1]: in a graph, and in RPC_CMD_SUPPORTS_OP (for a
 	// BITCOS weight, and for the stock ops whose supports_op reads src[1]).
 	for _, op := range []uint32{ggmlOpMulMat, ggmlOpGetRows} {
-		add("6 no src[1] in "+map[uint32]string{ggmlOpMulMat: "mul_mat", ggmlOpGetRows: "get_rows"}[op], func(t *testing.T, s *rpcServer) {
-			r := dialRPC(t, s.addr)
-			g := newBitcosGraph(16)
-			g.load(t, r)
-			g.tdst.op, g.tdst.src[1] = op, 0
-			before := len(s.output())
-			refused(t, s, r, g.compute(r), before, "a source is missing")
-		})
+		add("6 no src[1] in "+map[uint32]string{ggmlOpMulMat: "mul_mat", ggmlOpGetRows: "get_rows"}[op],
+			refusal(16, 4, 1, "a source is missing", func(t *testing.T, r *rpcConn, g *bitcosGraph) { g.tdst.op, g.tdst.src[1] = op, 0 }))
 	}
 	add("6 supports_op without src[1]", func(t *testing.T, s *rpcServer) {
 		r := dialRPC(t, s.addr)
