@@ -94,7 +94,7 @@ func (f *fuzzCase) run(t *testing.T, s *rpcServer) string {
 	n := 1 + rng.Intn(3)
 	kinds := make([]int, n)
 	for i := range kinds {
-		kinds[i] = rng.Intn(12)
+		kinds[i] = rng.Intn(13)
 		if kinds[i] > 1 {
 			f.onlyData = false
 		}
@@ -198,6 +198,10 @@ func (f *fuzzCase) run(t *testing.T, s *rpcServer) string {
 				before = []*rpcTensor{cpy, src, dst}
 				f.muts = append(f.muts, "a writer into "+part.name+" in a graph before")
 			}
+		case 12: // a tensor without buffer or data
+			tn := pick()
+			tn.buffer, tn.data = 0, 0
+			f.muts = append(f.muts, tn.name+" without buffer or data")
 		case 11: // a recompute, after freeing the buffer or not
 			recompute, freeFirst = true, rng.Intn(2) == 0
 			f.muts = append(f.muts, fmt.Sprintf("recompute (buffer freed first: %v)", freeFirst))

@@ -485,6 +485,25 @@ func hostileCases() []hostileCase {
 		add("6 no src[1] in "+map[uint32]string{ggmlOpMulMat: "mul_mat", ggmlOpGetRows: "get_rows"}[op],
 			refusal(16, 4, 1, "a source is missing", func(t *testing.T, r *rpcConn, g *bitcosGraph) { g.tdst.op, g.tdst.src[1] = op, 0 }))
 	}
+	// ... or one without data (create_node takes a tensor with neither
+	// buffer nor data), or ids whose strides would read past them
+	add("6 get_rows index without data", refusal(16, 4, 1, "without data", func(t *testing.T, r *rpcConn, g *bitcosGraph) {
+		g.getRows(t, r, 1)
+		g.more[0].buffer, g.more[0].data = 0, 0
+	}))
+	add("6 get_rows result without data", refusal(16, 4, 1, "without data", func(t *testing.T, r *rpcConn, g *bitcosGraph) {
+		g.getRows(t, r, 1)
+		g.tdst.buffer, g.tdst.data = 0, 0
+	}))
+	add("6 mul_mat activations without data", refusal(16, 4, 1, "without data", func(t *testing.T, r *rpcConn, g *bitcosGraph) {
+		g.tx.buffer, g.tx.data = 0, 0
+	}))
+	add("6 mul_mat_id ids of one-byte stride", refusal(16, 4, 2, "strides", func(t *testing.T, r *rpcConn, g *bitcosGraph) {
+		ids := &rpcTensor{id: 70, typ: ggmlTypeI32, ne: [4]uint32{1, 1, 1, 1}, nb: [4]uint32{1, 4, 4, 4}, buffer: g.side, data: g.sideBase + offScratch, name: "ids"}
+		g.set(t, r, ids, []byte{1, 0, 0, 0})
+		g.tdst.op, g.tdst.src[2] = ggmlOpMulMatID, ids.id
+		g.more = []*rpcTensor{ids}
+	}))
 	add("6 supports_op without src[1]", func(t *testing.T, s *rpcServer) {
 		r := dialRPC(t, s.addr)
 		g := newBitcosGraph(17)
