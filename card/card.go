@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
@@ -210,7 +211,7 @@ func markdown(st *repack.FileStats, opt Options) (string, error) {
 	meta := metaOf(f, opt)
 	arch, _ := kvString(f, "general.architecture")
 	name, _ := kvString(f, "general.name")
-	srcType, _ := kvString(f, repack.KeySourceType)
+	srcType, _ := kvString(f, bitcos.KeySourceType)
 	headType := "-"
 	for _, n := range []string{repack.OutputW, repack.TokenEmbd} {
 		if i, ok := f.Tensor(n); ok {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/corrupt"
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
@@ -396,11 +397,11 @@ func packedVariants(t *testing.T, tag string, data []byte) []variant {
 		if n%5 != 0 || n > 10 {
 			continue
 		}
-		base := repack.CompanionBase(w)
-		rows, rt := at(base + repack.SuffixRows)
-		signs, s := at(base + repack.SuffixSigns)
+		base := bitcos.CompanionBase(w)
+		rows, rt := at(base + bitcos.SuffixRows)
+		signs, s := at(base + bitcos.SuffixSigns)
 		bm, bt := at(w)
-		sc, _ := at(base + repack.SuffixScales)
+		sc, _ := at(base + bitcos.SuffixScales)
 		edits := []struct {
 			name string
 			off  int
@@ -427,16 +428,16 @@ func packedVariants(t *testing.T, tag string, data []byte) []variant {
 			edit func(h *ggufx.Header)
 		}{
 			{"signs dropped", func(h *ggufx.Header) {
-				i := corrupt.TensorIndex(h, base+repack.SuffixSigns)
+				i := corrupt.TensorIndex(h, base+bitcos.SuffixSigns)
 				h.Tensors = append(h.Tensors[:i], h.Tensors[i+1:]...)
 			}},
-			{"rows retyped", func(h *ggufx.Header) { h.Tensors[corrupt.TensorIndex(h, base+repack.SuffixRows)].Type = ggufx.TypeF32 }},
+			{"rows retyped", func(h *ggufx.Header) { h.Tensors[corrupt.TensorIndex(h, base+bitcos.SuffixRows)].Type = ggufx.TypeF32 }},
 			{"scales reshaped", func(h *ggufx.Header) {
-				ti := &h.Tensors[corrupt.TensorIndex(h, base+repack.SuffixScales)]
+				ti := &h.Tensors[corrupt.TensorIndex(h, base+bitcos.SuffixScales)]
 				ti.Dims = []uint64{ti.Dims[0] * 2, ti.Dims[len(ti.Dims)-1] / 2}
 			}},
 			{"signs longer", func(h *ggufx.Header) {
-				ti := &h.Tensors[corrupt.TensorIndex(h, base+repack.SuffixSigns)]
+				ti := &h.Tensors[corrupt.TensorIndex(h, base+bitcos.SuffixSigns)]
 				ti.Dims = []uint64{ti.Dims[0] + 64}
 			}},
 			{"weight renamed", func(h *ggufx.Header) { h.Tensors[corrupt.TensorIndex(h, w)].Name = w + "x" }},
@@ -454,26 +455,26 @@ func packedVariants(t *testing.T, tag string, data []byte) []variant {
 		name string
 		edit func(h *ggufx.Header)
 	}{
-		{"version renamed", func(h *ggufx.Header) { corrupt.RenameKV(h, repack.KeyVersion, "bitcos.versioX") }},
-		{"version 0", func(h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(repack.KeyVersion, 0)) }},
-		{"version 2", func(h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(repack.KeyVersion, 2)) }},
-		{"version 7", func(h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(repack.KeyVersion, 7)) }},
-		{"version max", func(h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(repack.KeyVersion, math.MaxUint32)) }},
-		{"version int8", func(h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVInt8(repack.KeyVersion, 1)) }},
-		{"source types dropped", func(h *ggufx.Header) { corrupt.DeleteKV(h, repack.KeySourceTypes) }},
+		{"version renamed", func(h *ggufx.Header) { corrupt.RenameKV(h, bitcos.KeyVersion, "bitcos.versioX") }},
+		{"version 0", func(h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(bitcos.KeyVersion, 0)) }},
+		{"version 2", func(h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(bitcos.KeyVersion, 2)) }},
+		{"version 7", func(h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(bitcos.KeyVersion, 7)) }},
+		{"version max", func(h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(bitcos.KeyVersion, math.MaxUint32)) }},
+		{"version int8", func(h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVInt8(bitcos.KeyVersion, 1)) }},
+		{"source types dropped", func(h *ggufx.Header) { corrupt.DeleteKV(h, bitcos.KeySourceTypes) }},
 		{"source type 0 swapped", func(h *ggufx.Header) { swapSource(h, 0, "tq1_0") }},
 		{"source type 0 q2_0", func(h *ggufx.Header) { swapSource(h, 0, "q2_0") }},
 		{"source type 1 bogus", func(h *ggufx.Header) { swapSource(h, 1, "q9_9") }},
 		{"source type last i2_s", func(h *ggufx.Header) { swapSource(h, -1, "i2_s") }},
 		{"source type last tq2_0", func(h *ggufx.Header) { swapSource(h, -1, "tq2_0") }},
-		{"z NaN", func(h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVFloat32(repack.KeyZeroDensity, float32(math.NaN()))) }},
+		{"z NaN", func(h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVFloat32(bitcos.KeyZeroDensity, float32(math.NaN()))) }},
 		{"z -NaN", func(h *ggufx.Header) {
-			corrupt.SetKV(h, ggufx.KVFloat32(repack.KeyZeroDensity, math.Float32frombits(0xffc00000)))
+			corrupt.SetKV(h, ggufx.KVFloat32(bitcos.KeyZeroDensity, math.Float32frombits(0xffc00000)))
 		}},
-		{"z Inf", func(h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVFloat32(repack.KeyZeroDensity, float32(math.Inf(1)))) }},
-		{"z 0.9", func(h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVFloat32(repack.KeyZeroDensity, 0.9)) }},
-		{"z missing", func(h *ggufx.Header) { corrupt.DeleteKV(h, repack.KeyZeroDensity) }},
-		{"source type missing", func(h *ggufx.Header) { corrupt.DeleteKV(h, repack.KeySourceType) }},
+		{"z Inf", func(h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVFloat32(bitcos.KeyZeroDensity, float32(math.Inf(1)))) }},
+		{"z 0.9", func(h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVFloat32(bitcos.KeyZeroDensity, 0.9)) }},
+		{"z missing", func(h *ggufx.Header) { corrupt.DeleteKV(h, bitcos.KeyZeroDensity) }},
+		{"source type missing", func(h *ggufx.Header) { corrupt.DeleteKV(h, bitcos.KeySourceType) }},
 		{"unknown bitcos key", func(h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVString("bitcos.note", "hi")) }},
 		{"general.name changed", func(h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVString("general.name", "other")) }},
 	} {
@@ -488,12 +489,12 @@ func packedVariants(t *testing.T, tag string, data []byte) []variant {
 
 // swapSource sets entry n (-1: the last) of bitcos.source_types.
 func swapSource(h *ggufx.Header, n int, s string) {
-	i := corrupt.KVIndex(h, repack.KeySourceTypes)
+	i := corrupt.KVIndex(h, bitcos.KeySourceTypes)
 	items, _ := h.KVs[i].StringArray()
 	if n < 0 {
 		n = len(items) - 1
 	}
 	if n < len(items) {
-		corrupt.SetStringArrayItem(h, repack.KeySourceTypes, n, s)
+		corrupt.SetStringArrayItem(h, bitcos.KeySourceTypes, n, s)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
@@ -54,7 +55,7 @@ func TestHubLabel(t *testing.T) {
 		t.Fatalf("the source is not read as TQ2_0 (the check would prove nothing): %+v", got)
 	}
 	b := got[1]
-	if filepath.Base(b.Name) != "model-BITCOS.gguf" || b.Label != nil || b.FileType != repack.FileTypeBITCOS || b.FileTypeName != nil {
+	if filepath.Base(b.Name) != "model-BITCOS.gguf" || b.Label != nil || b.FileType != bitcos.FileTypeBITCOS || b.FileTypeName != nil {
 		t.Fatalf("the repack is labelled: %+v (label %v, file type name %v)", b, deref(b.Label), deref(b.FileTypeName))
 	}
 }

@@ -184,6 +184,17 @@ func Elements(dims []uint64) (uint64, error) {
 	return n, nil
 }
 
+// Shape2D folds a tensor's dims into (row length, rows): dims[0] and the
+// product of the others. dims must not be empty.
+func Shape2D(dims []uint64) (k, rows int) {
+	k = int(dims[0])
+	rows = 1
+	for _, d := range dims[1:] {
+		rows *= int(d)
+	}
+	return
+}
+
 // TensorBytes returns the data size of a tensor of type t and shape dims
 // (ne0 first), checking that the type is known, every dimension is at least
 // 1, the element count fits in int64, ne0 is a multiple of the block size,

@@ -1,6 +1,10 @@
 package repack
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
+)
 
 // fileTypeNames are llama.cpp's llama_ftype names at the pinned commit
 // (include/llama.h, without LLAMA_FTYPE_), with the patch series' BITCOS.
@@ -12,7 +16,7 @@ var fileTypeNames = map[int64]string{
 	23: "MOSTLY_IQ3_XXS", 24: "MOSTLY_IQ1_S", 25: "MOSTLY_IQ4_NL", 26: "MOSTLY_IQ3_S", 27: "MOSTLY_IQ3_M",
 	28: "MOSTLY_IQ2_S", 29: "MOSTLY_IQ2_M", 30: "MOSTLY_IQ4_XS", 31: "MOSTLY_IQ1_M", 32: "MOSTLY_BF16",
 	36: "MOSTLY_TQ1_0", 37: "MOSTLY_TQ2_0", 38: "MOSTLY_MXFP4_MOE", 39: "MOSTLY_NVFP4", 40: "MOSTLY_Q1_0",
-	41: "MOSTLY_Q2_0", FileTypeBITCOS: "MOSTLY_BITCOS",
+	41: "MOSTLY_Q2_0", bitcos.FileTypeBITCOS: "MOSTLY_BITCOS",
 }
 
 // FileTypeText is general.file_type ft for people: its number and

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/card"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/corrupt"
@@ -171,7 +172,7 @@ func FuzzBitcosMetadata(f *testing.F) {
 		data, err := corrupt.Rewrite(m.packedBytes, func(h *ggufx.Header) {
 			var keys []int
 			for i, kv := range h.KVs {
-				if strings.HasPrefix(kv.Key, repack.KeyPrefix) {
+				if strings.HasPrefix(kv.Key, bitcos.KeyPrefix) {
 					keys = append(keys, i)
 				}
 			}
@@ -190,7 +191,7 @@ func FuzzBitcosMetadata(f *testing.F) {
 				ti.Dims = append([]uint64(nil), ti.Dims...)
 				ti.Dims[len(ti.Dims)-1] = uint64(val % 70000)
 			case 4:
-				ti.Name = strings.TrimSuffix(ti.Name, ".weight") + []string{repack.SuffixSigns, repack.SuffixRows, repack.SuffixScales}[val%3]
+				ti.Name = strings.TrimSuffix(ti.Name, ".weight") + []string{bitcos.SuffixSigns, bitcos.SuffixRows, bitcos.SuffixScales}[val%3]
 			case 5:
 				ti.Dims = append(append([]uint64(nil), ti.Dims...), uint64(val%4+1))
 			}

@@ -103,7 +103,7 @@ func quantizeHead(f *input, i int, h format.HeadType, dst []byte, workers int) e
 	if err != nil {
 		return err
 	}
-	k, rows := shape2D(t.Dims)
+	k, rows := ggufx.Shape2D(t.Dims)
 	rowBytes := h.Bytes(k)
 	const chunk = 64 // rows per step
 	var wg sync.WaitGroup
@@ -136,7 +136,7 @@ func sameHead(a *input, i int, b *input, j int, workers int) (bool, error) {
 	if !ok || !isFloatType(a.Tensors[i].Type) {
 		return false, nil
 	}
-	k, rows := shape2D(a.Tensors[i].Dims)
+	k, rows := ggufx.Shape2D(a.Tensors[i].Dims)
 	if k%h.Block != 0 {
 		return false, nil
 	}

@@ -4,13 +4,10 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
-
-// KeyHeaderPad is a uint8 array of zeros that fills header room repack
-// reserved for companions of tensors it then kept (docs/FORMAT.md).
-const KeyHeaderPad = "bitcos.header_pad"
 
 // The output header is built twice. Repack writes in one pass: before any
 // tensor is read, it reserves the header of the outcome where every
@@ -46,7 +43,7 @@ func headerFor(f *input, dec []Decision, cand []bool, reserve bool, tails map[in
 			nz += d.Weights - d.NonZero
 			n += d.Weights
 			if tail, ok := tails[i]; ok && !allZero(tail) {
-				tailKVs = append(tailKVs, ggufx.KVUint8Array(KeyI2STail+t.Name, tail))
+				tailKVs = append(tailKVs, ggufx.KVUint8Array(bitcos.KeyI2STail+t.Name, tail))
 			}
 		}
 	}
@@ -67,13 +64,13 @@ func headerFor(f *input, dec []Decision, cand []bool, reserve bool, tails map[in
 	var srcFileType *ggufx.KV
 	h.KVs, srcFileType = fileTypeKVs(h.KVs)
 	h.KVs = append(h.KVs,
-		ggufx.KVUint32(KeyVersion, FormatVersion),
-		ggufx.KVString(KeySourceType, main.String()),
-		ggufx.KVFloat32(KeyZeroDensity, z),
-		ggufx.KVStringArray(KeySourceTypes, srcTypes),
+		ggufx.KVUint32(bitcos.KeyVersion, bitcos.FormatVersion),
+		ggufx.KVString(bitcos.KeySourceType, main.String()),
+		ggufx.KVFloat32(bitcos.KeyZeroDensity, z),
+		ggufx.KVStringArray(bitcos.KeySourceTypes, srcTypes),
 	)
 	if master != "" {
-		h.KVs = append(h.KVs, ggufx.KVString(KeyMasterType, master))
+		h.KVs = append(h.KVs, ggufx.KVString(bitcos.KeyMasterType, master))
 	}
 	if srcFileType != nil {
 		h.KVs = append(h.KVs, *srcFileType)
@@ -92,7 +89,7 @@ func outputTensors(f *input, i int, d *Decision, reserve bool) []ggufx.TensorInf
 	t := f.Tensors[i]
 	switch {
 	case d.Layout == LayoutBitcos || (reserve && d.head == ""):
-		k, rows := shape2D(t.Dims)
+		k, rows := ggufx.Shape2D(t.Dims)
 		signBytes := d.signBytes
 		if reserve {
 			signBytes = format.SignTailBytes
@@ -125,13 +122,13 @@ func fitHeader(h ggufx.Header, size uint64) (ggufx.Header, error) {
 	// The pad KV costs 8+len(key) (key) + 4 (type) + 4 (element type) + 8
 	// (count) bytes plus its elements; search the element count that lands
 	// the padded size on size (sizes step by the alignment).
-	fixed := uint64(8 + len(KeyHeaderPad) + 4 + 4 + 8)
+	fixed := uint64(8 + len(bitcos.KeyHeaderPad) + 4 + 4 + 8)
 	start := uint64(0)
 	if size-got > fixed+h.Alignment {
 		start = size - got - fixed - h.Alignment
 	}
 	for n := start; n < start+3*h.Alignment+fixed; n++ {
-		h.KVs = append(kvs[:len(kvs):len(kvs)], ggufx.KVUint8Array(KeyHeaderPad, make([]byte, n)))
+		h.KVs = append(kvs[:len(kvs):len(kvs)], ggufx.KVUint8Array(bitcos.KeyHeaderPad, make([]byte, n)))
 		if got, err := ggufx.HeaderSize(h); err == nil && got == size {
 			return h, nil
 		}

@@ -5,37 +5,27 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
 
 // How a BITCOS file names itself (layout version 2, docs/FORMAT.md
-// "Identity"): general.file_type says BITCOS (llama.cpp's
-// LLAMA_FTYPE_MOSTLY_BITCOS in the patch series, 96), so that hub tools,
-// llama.cpp and file names agree; the source's value moves to
-// bitcos.source_file_type, from which unpack restores it byte for byte.
-
-const (
-	// KeyFileType is llama.cpp's general.file_type (a llama_ftype).
-	KeyFileType = "general.file_type"
-	// KeySourceFileType holds the source's general.file_type, same value
-	// type, same bytes.
-	KeySourceFileType = "bitcos.source_file_type"
-	// FileTypeBITCOS is LLAMA_FTYPE_MOSTLY_BITCOS (patch 0006).
-	FileTypeBITCOS = 96
-)
+// "Identity", the keys in package bitcos): general.file_type says BITCOS, the
+// source's value moves to bitcos.source_file_type, from which unpack restores
+// it byte for byte.
 
 // fileTypeKVs rewrites kvs for a BITCOS file: an integer general.file_type
-// is set to FileTypeBITCOS in place (same value type) and its source value
-// is returned as the bitcos.source_file_type KV to append; without one (or
-// with a non-integer one, left alone) nothing changes.
+// is set to bitcos.FileTypeBITCOS in place (same value type) and its source
+// value is returned as the bitcos.source_file_type KV to append; without one
+// (or with a non-integer one, left alone) nothing changes.
 func fileTypeKVs(kvs []ggufx.KV) ([]ggufx.KV, *ggufx.KV) {
 	for i, kv := range kvs {
-		if kv.Key != KeyFileType || !kv.Type.IsInteger() || len(kv.Raw) != kv.Type.Size() {
+		if kv.Key != bitcos.KeyFileType || !kv.Type.IsInteger() || len(kv.Raw) != kv.Type.Size() {
 			continue
 		}
 		out := append([]ggufx.KV(nil), kvs...)
-		out[i] = ggufx.KV{Key: kv.Key, Type: kv.Type, Raw: intBytes(kv.Type.Size(), FileTypeBITCOS)}
-		src := ggufx.KV{Key: KeySourceFileType, Type: kv.Type, Raw: kv.Raw}
+		out[i] = ggufx.KV{Key: kv.Key, Type: kv.Type, Raw: intBytes(kv.Type.Size(), bitcos.FileTypeBITCOS)}
+		src := ggufx.KV{Key: bitcos.KeySourceFileType, Type: kv.Type, Raw: kv.Raw}
 		return out, &src
 	}
 	return kvs, nil
@@ -53,9 +43,9 @@ func restoredKVs(f *input) []ggufx.KV {
 	var out []ggufx.KV
 	for _, kv := range f.KVs {
 		switch {
-		case strings.HasPrefix(kv.Key, KeyPrefix):
-		case kv.Key == KeyFileType && f.meta.sourceFileType != nil:
-			out = append(out, ggufx.KV{Key: kv.Key, Type: kv.Type, Raw: f.meta.sourceFileType.Raw})
+		case strings.HasPrefix(kv.Key, bitcos.KeyPrefix):
+		case kv.Key == bitcos.KeyFileType && f.meta.SourceFileType != nil:
+			out = append(out, ggufx.KV{Key: kv.Key, Type: kv.Type, Raw: f.meta.SourceFileType.Raw})
 		default:
 			out = append(out, kv)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
 
@@ -19,7 +20,7 @@ type input struct {
 	fd   *os.File // for in-kernel copies
 
 	heads map[string]string // head tensors to quantize: name -> type (head.go)
-	meta  *bitcosMeta       // what a BITCOS file says of itself (validate.go); nil for a stock file
+	meta  *bitcos.Meta      // what a BITCOS file says of itself (bitcos.Validate); nil for a stock file
 }
 
 func openInput(path string) (*input, error) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
@@ -25,7 +26,7 @@ func loadStock(f *input, i int, b *tensorBuf) error {
 	if c == nil {
 		return fmt.Errorf("%s: tensor %q: %v is not a ternary type", f.Path, t.Name, t.Type)
 	}
-	k, rows := shape2D(t.Dims)
+	k, rows := ggufx.Shape2D(t.Dims)
 	if !c.Supports(k) {
 		return fmt.Errorf("%s: tensor %q: row length %d does not fit %v", f.Path, t.Name, k, t.Type)
 	}
@@ -41,16 +42,16 @@ func loadStock(f *input, i int, b *tensorBuf) error {
 
 // loadBitcos reads the BITCOS family of tensor i of f into b.p and b.s.
 func loadBitcos(f *input, i int, b *tensorBuf) error {
-	fam, err := findFamily(f.File, i)
+	fam, err := bitcos.FindFamily(f.File, i)
 	if err != nil {
 		return err
 	}
 	t := f.Tensors[i]
-	k, rows := shape2D(t.Dims)
+	k, rows := ggufx.Shape2D(t.Dims)
 	for _, x := range []struct {
 		idx int
 		buf *[]byte
-	}{{fam.weight, &b.raw}, {fam.signs, &b.signs}, {fam.rows, &b.rows}, {fam.scales, &b.scales}} {
+	}{{fam.Weight, &b.raw}, {fam.Signs, &b.signs}, {fam.Rows, &b.rows}, {fam.Scales, &b.scales}} {
 		if *x.buf, err = f.tensor(x.idx, *x.buf); err != nil {
 			return err
 		}
@@ -58,11 +59,11 @@ func loadBitcos(f *input, i int, b *tensorBuf) error {
 	if err := format.DecodeBitcos(k, rows, b.raw, b.signs, b.rows, &b.p); err != nil {
 		return fmt.Errorf("%s: tensor %q: %w", f.Path, t.Name, err)
 	}
-	sc := f.Tensors[fam.scales]
+	sc := f.Tensors[fam.Scales]
 	b.s = format.Scales{}
 	if sc.Type == ggufx.TypeF32 {
 		b.s.F32 = binary.LittleEndian.Uint32(b.scales)
-		if kv, ok := f.KV(KeyI2STail + t.Name); ok {
+		if kv, ok := f.KV(bitcos.KeyI2STail + t.Name); ok {
 			et, n, ok := kv.ArrayLen()
 			if !ok || et != ggufx.ValueUint8 || n != ggufx.I2STailBytes-4 || len(kv.Raw) != 12+int(n) {
 				return fmt.Errorf("%s: KV %q must be an array of %d uint8", f.Path, kv.Key, ggufx.I2STailBytes-4)

@@ -36,7 +36,7 @@ func ternarizable(t ggufx.TensorInfo) bool {
 // loadMaster ternarizes float tensor i into b.p and gives b.s TQ2_0 scales.
 func loadMaster(f *input, i int, b *tensorBuf) error {
 	t := f.Tensors[i]
-	k, rows := shape2D(t.Dims)
+	k, rows := ggufx.Shape2D(t.Dims)
 	raw, err := f.tensor(i, b.raw)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
@@ -68,14 +69,14 @@ func pad(n, align uint64) uint64 { return (n + align - 1) / align * align }
 
 // companionInfos returns the header entries of the three companions.
 func companionInfos(weight string, k, rows int, s *format.Scales, signBytes int) []ggufx.TensorInfo {
-	base := CompanionBase(weight)
-	sc := ggufx.TensorInfo{Name: base + SuffixScales, Type: ggufx.TypeF32, Dims: []uint64{1}}
+	base := bitcos.CompanionBase(weight)
+	sc := ggufx.TensorInfo{Name: base + bitcos.SuffixScales, Type: ggufx.TypeF32, Dims: []uint64{1}}
 	if s.Group > 0 {
-		sc = ggufx.TensorInfo{Name: base + SuffixScales, Type: ggufx.TypeF16, Dims: []uint64{uint64(k / s.Group), uint64(rows)}}
+		sc = ggufx.TensorInfo{Name: base + bitcos.SuffixScales, Type: ggufx.TypeF16, Dims: []uint64{uint64(k / s.Group), uint64(rows)}}
 	}
 	return []ggufx.TensorInfo{
-		{Name: base + SuffixSigns, Type: ggufx.TypeI8, Dims: []uint64{uint64(signBytes)}},
-		{Name: base + SuffixRows, Type: ggufx.TypeI32, Dims: []uint64{uint64(rows + 1)}},
+		{Name: base + bitcos.SuffixSigns, Type: ggufx.TypeI8, Dims: []uint64{uint64(signBytes)}},
+		{Name: base + bitcos.SuffixRows, Type: ggufx.TypeI32, Dims: []uint64{uint64(rows + 1)}},
 		sc,
 	}
 }
@@ -127,12 +128,12 @@ func preDecide(f *input, i int, ternarize bool) (d Decision, cand bool) {
 		return d, false
 	}
 	d.codec, d.Layout = c, LayoutKept
-	k, _ := shape2D(t.Dims)
+	k, _ := ggufx.Shape2D(t.Dims)
 	switch {
 	case k%format.BitcosBlock != 0 || !c.Supports(k):
 		d.Reason = fmt.Sprintf("row length %d is not a multiple of %d", k, format.BitcosBlock)
-	case len(CompanionBase(t.Name)+SuffixScales) > maxNameLen:
-		d.Reason = fmt.Sprintf("companion names would exceed ggml's %d-character limit", maxNameLen)
+	case len(bitcos.CompanionBase(t.Name)+bitcos.SuffixScales) > bitcos.MaxNameLen:
+		d.Reason = fmt.Sprintf("companion names would exceed ggml's %d-character limit", bitcos.MaxNameLen)
 	default:
 		return d, true
 	}
@@ -143,7 +144,7 @@ func preDecide(f *input, i int, ternarize bool) (d Decision, cand bool) {
 // canonicalBytes is false when the source's bytes do not re-encode to
 // themselves (reencodes).
 func decide(f *input, d *Decision, nnz []int, canonicalBytes bool) {
-	k, rows := shape2D(d.Dims)
+	k, rows := ggufx.Shape2D(d.Dims)
 	d.isTernary = true
 	fillCounts(d, nnz)
 	scales := format.Scales{Group: d.codec.ScaleGroup()}
@@ -192,7 +193,7 @@ func analyze(f *input, i int, b *tensorBuf, ternarize bool) (Decision, error) {
 // masters, are decoded.
 func analyzeCandidate(f *input, i int, d *Decision, b *tensorBuf) error {
 	t := f.Tensors[i]
-	k, rows := shape2D(t.Dims)
+	k, rows := ggufx.Shape2D(t.Dims)
 	if d.master {
 		if err := loadMaster(f, i, b); err != nil {
 			return err

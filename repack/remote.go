@@ -9,6 +9,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/httprange"
 	"github.com/gguf-bitcos/gguf-bitcos/safetensors"
@@ -152,7 +153,7 @@ func (s *statsSource) open(name string) (*input, error) {
 		f = joined
 	}
 	in := &input{File: f}
-	if in.meta, err = validateBitcos(f); err != nil {
+	if in.meta, err = bitcos.Validate(f); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -207,8 +208,8 @@ func exactInterval(f *input, i int, z float64, master bool) *ZInterval {
 	}
 	read := int64(t.Size)
 	if t.Type == ggufx.TypeBITCOS { // the whole family was read
-		base := CompanionBase(t.Name)
-		for _, c := range []string{SuffixSigns, SuffixRows, SuffixScales} {
+		base := bitcos.CompanionBase(t.Name)
+		for _, c := range []string{bitcos.SuffixSigns, bitcos.SuffixRows, bitcos.SuffixScales} {
 			if j, ok := f.Tensor(base + c); ok {
 				read += int64(f.Tensors[j].Size)
 			}
@@ -221,7 +222,7 @@ func exactInterval(f *input, i int, z float64, master bool) *ZInterval {
 // companion stores it (0: one f32 per tensor).
 func storedGroup(f *input, i int) int {
 	t := f.Tensors[i]
-	j, ok := f.Tensor(CompanionBase(t.Name) + SuffixScales)
+	j, ok := f.Tensor(bitcos.CompanionBase(t.Name) + bitcos.SuffixScales)
 	if !ok || f.Tensors[j].Type == ggufx.TypeF32 || f.Tensors[j].Dims[0] == 0 {
 		return 0
 	}

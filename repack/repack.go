@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sync/semaphore"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
@@ -95,7 +96,7 @@ func Repack(in string, opt Options) (*Report, error) {
 	defer done()
 	defer f.Close()
 	if f.meta != nil {
-		return nil, fmt.Errorf("%s: already a BITCOS file (has %s); nothing to repack", in, KeyVersion)
+		return nil, fmt.Errorf("%s: already a BITCOS file (has %s); nothing to repack", in, bitcos.KeyVersion)
 	}
 	defaulted := opt.Output == ""
 	if defaulted {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/modelgen"
 )
@@ -145,7 +146,7 @@ func companionHeaderBytes(rep *Report) int64 {
 	defer g.Close()
 	var n int64
 	for _, t := range g.Tensors {
-		if isCompanion(t.Name) {
+		if bitcos.IsCompanion(t.Name) {
 			n += int64(ggufx.TensorInfoSize(t))
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"golang.org/x/sync/errgroup"
@@ -358,7 +359,7 @@ func tQuantile975(df int64) float64 {
 // sampledDecision fills d as if every row held the estimated share of
 // non-zeros, and notes when the interval's ends lead to different layouts.
 func sampledDecision(f *input, d *Decision, zhat float64, iv *ZInterval) {
-	k, rows := shape2D(d.Dims)
+	k, rows := ggufx.Shape2D(d.Dims)
 	rowsAt := func(z float64) []int {
 		nnz := make([]int, rows)
 		for r := range nnz {
@@ -371,7 +372,7 @@ func sampledDecision(f *input, d *Decision, zhat float64, iv *ZInterval) {
 		d.Z = zhat
 		d.isTernary = true
 		d.BitcosBytes, d.bitcosData = familyBytesFromHeader(f, d.Name)
-		if j, ok := f.Tensor(CompanionBase(d.Name) + SuffixSigns); ok {
+		if j, ok := f.Tensor(bitcos.CompanionBase(d.Name) + bitcos.SuffixSigns); ok {
 			d.signBytes = int(f.Tensors[j].Size) // exact, from the header
 		}
 		return
@@ -395,8 +396,8 @@ func sampledDecision(f *input, d *Decision, zhat float64, iv *ZInterval) {
 // alone.
 func familyBytesFromHeader(f *input, weight string) (family, data int64) {
 	var n, m uint64
-	base := CompanionBase(weight)
-	for j, name := range []string{weight, base + SuffixSigns, base + SuffixRows, base + SuffixScales} {
+	base := bitcos.CompanionBase(weight)
+	for j, name := range []string{weight, base + bitcos.SuffixSigns, base + bitcos.SuffixRows, base + bitcos.SuffixScales} {
 		if i, ok := f.Tensor(name); ok {
 			n += pad(f.Tensors[i].Size, f.Alignment)
 			m += f.Tensors[i].Size

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/modelgen"
@@ -93,7 +94,7 @@ func familyCutSize(t *testing.T, whole string) int64 {
 	defer f.Close()
 	var size int64
 	for _, ti := range f.Tensors {
-		if isCompanion(ti.Name) && size > 0 {
+		if bitcos.IsCompanion(ti.Name) && size > 0 {
 			return size
 		}
 		size += int64(pad(ti.Size, 32))
@@ -192,7 +193,7 @@ func checkShards(t *testing.T, in, whole string, opt Options, split SplitOptions
 			if err != nil {
 				t.Fatal(err)
 			}
-			began = began || isCompanion(g.Tensors[0].Name)
+			began = began || bitcos.IsCompanion(g.Tensors[0].Name)
 			g.Close()
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
 
@@ -84,7 +85,7 @@ func shardSet(f *ggufx.File) ([]string, error) {
 }
 
 // openJoined opens path and validates what it says of BITCOS
-// (validateBitcos). When path is the first shard of a set, the set is read
+// (bitcos.Validate). When path is the first shard of a set, the set is read
 // as the one file it stands for (join.go), without writing that file; the
 // returned cleanup closes the shards.
 func openJoined(path string) (*input, func(), error) {
@@ -92,7 +93,7 @@ func openJoined(path string) (*input, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if in.meta, err = validateBitcos(in.File); err != nil {
+	if in.meta, err = bitcos.Validate(in.File); err != nil {
 		in.Close()
 		done()
 		return nil, nil, err

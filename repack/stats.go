@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
@@ -70,7 +71,7 @@ func summarize(f *input) ModelSummary {
 	var bytes uint64
 	for _, t := range f.Tensors {
 		bytes += t.Size
-		if !isCompanion(t.Name) {
+		if !bitcos.IsCompanion(t.Name) {
 			m.Parameters += t.Elements()
 		}
 	}
@@ -177,7 +178,7 @@ func StatsWith(path string, opt StatsOptions) (*FileStats, error) {
 	var dec []Decision
 	var ivs []*ZInterval
 	for i, t := range f.Tensors {
-		if isCompanion(t.Name) {
+		if bitcos.IsCompanion(t.Name) {
 			continue
 		}
 		var d Decision
@@ -391,7 +392,7 @@ func decodeReads(f *input, dec []Decision) (r struct {
 	_, hasOutput := f.Tensor(OutputW)
 	var j int
 	for i, t := range f.Tensors {
-		if isCompanion(t.Name) {
+		if bitcos.IsCompanion(t.Name) {
 			continue
 		}
 		d := dec[j]
@@ -410,7 +411,7 @@ func decodeReads(f *input, dec []Decision) (r struct {
 			h, _ := format.LookupHeadType(d.head)
 			after = int64(h.Bytes(int(d.Weights)))
 		case d.Layout == LayoutTQ2:
-			k, rows := shape2D(t.Dims)
+			k, rows := ggufx.Shape2D(t.Dims)
 			after = int64(format.TQ2_0.TensorBytes(k, rows))
 		}
 		add := func(rb *ReadBytes, n int64) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/corrupt"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/modelgen"
@@ -66,48 +67,50 @@ func TestBitcosMetadataIsValidated(t *testing.T) {
 		// differences while stats and unpack accept the file.
 		want, diff string
 	}{
-		{"version renamed", func(t *testing.T, h *ggufx.Header) { corrupt.RenameKV(h, KeyVersion, "bitcos.versioX") }, "no bitcos.version", ""},
-		{"version 0", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(KeyVersion, 0)) }, "version 0 is not supported", ""},
-		{"version 3", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(KeyVersion, 3)) }, "version 3 is not supported", ""},
-		{"version 7", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(KeyVersion, 7)) }, "version 7 is not supported", ""},
-		{"version max", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(KeyVersion, math.MaxUint32)) }, "version 4294967295 is not supported", ""},
-		{"version a string", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVString(KeyVersion, "1")) }, "want uint32", ""},
+		{"version renamed", func(t *testing.T, h *ggufx.Header) { corrupt.RenameKV(h, bitcos.KeyVersion, "bitcos.versioX") }, "no bitcos.version", ""},
+		{"version 0", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(bitcos.KeyVersion, 0)) }, "version 0 is not supported", ""},
+		{"version 3", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(bitcos.KeyVersion, 3)) }, "version 3 is not supported", ""},
+		{"version 7", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(bitcos.KeyVersion, 7)) }, "version 7 is not supported", ""},
+		{"version max", func(t *testing.T, h *ggufx.Header) {
+			corrupt.SetKV(h, ggufx.KVUint32(bitcos.KeyVersion, math.MaxUint32))
+		}, "version 4294967295 is not supported", ""},
+		{"version a string", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVString(bitcos.KeyVersion, "1")) }, "want uint32", ""},
 		{"source type swapped", func(t *testing.T, h *ggufx.Header) {
-			if err := corrupt.SetStringArrayItem(h, KeySourceTypes, bitcosOrdinal(t, h, victim), "tq1_0"); err != nil {
+			if err := corrupt.SetStringArrayItem(h, bitcos.KeySourceTypes, bitcosOrdinal(t, h, victim), "tq1_0"); err != nil {
 				t.Fatal(err)
 			}
 		}, "", victim + `": bitcos.source_types says its source type is tq1_0, the original's is tq2_0`},
 		{"source type bogus", func(t *testing.T, h *ggufx.Header) {
-			corrupt.SetStringArrayItem(h, KeySourceTypes, bitcosOrdinal(t, h, victim), "q9_9")
+			corrupt.SetStringArrayItem(h, bitcos.KeySourceTypes, bitcosOrdinal(t, h, victim), "q9_9")
 		}, victim + `": bitcos.source_types gives it source type "q9_9"`, ""},
 		{"source type of another scale layout", func(t *testing.T, h *ggufx.Header) {
-			corrupt.SetStringArrayItem(h, KeySourceTypes, bitcosOrdinal(t, h, victim), "i2_s")
+			corrupt.SetStringArrayItem(h, bitcos.KeySourceTypes, bitcosOrdinal(t, h, victim), "i2_s")
 		}, victim + `": source type i2_s has one f32 scale per tensor`, ""},
 		{"source types short", func(t *testing.T, h *ggufx.Header) {
-			i := corrupt.KVIndex(h, KeySourceTypes)
+			i := corrupt.KVIndex(h, bitcos.KeySourceTypes)
 			items, _ := h.KVs[i].StringArray()
-			h.KVs[i] = ggufx.KVStringArray(KeySourceTypes, items[1:])
+			h.KVs[i] = ggufx.KVStringArray(bitcos.KeySourceTypes, items[1:])
 		}, "source types for", ""},
-		{"source types missing", func(t *testing.T, h *ggufx.Header) { corrupt.DeleteKV(h, KeySourceTypes) }, "lists 0 source types", ""},
-		{"source type KV bogus", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVString(KeySourceType, "f16")) }, "bitcos.source_type", ""},
-		{"z quiet NaN", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, f32KV(KeyZeroDensity, 0x7fc00000)) }, "bitcos.zero_density\": is NaN", ""},
-		{"z signalling NaN", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, f32KV(KeyZeroDensity, 0x7f800001)) }, "is NaN", ""},
-		{"z negative NaN", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, f32KV(KeyZeroDensity, 0xffc00000)) }, "is NaN", ""},
-		{"z NaN payload", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, f32KV(KeyZeroDensity, 0x7fffffff)) }, "is NaN", ""},
-		{"z infinite", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, f32KV(KeyZeroDensity, 0x7f800000)) }, "want a number in [0, 1]", ""},
-		{"z above 1", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVFloat32(KeyZeroDensity, 1.5)) }, "want a number in [0, 1]", ""},
-		{"z wrong", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVFloat32(KeyZeroDensity, 0.25)) }, "", "bitcos.zero_density is 0.25, the BITCOS tensors' data gives"},
-		{"z a float64", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVFloat64(KeyZeroDensity, 0.4)) }, "want float32", ""},
+		{"source types missing", func(t *testing.T, h *ggufx.Header) { corrupt.DeleteKV(h, bitcos.KeySourceTypes) }, "lists 0 source types", ""},
+		{"source type KV bogus", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVString(bitcos.KeySourceType, "f16")) }, "bitcos.source_type", ""},
+		{"z quiet NaN", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, f32KV(bitcos.KeyZeroDensity, 0x7fc00000)) }, "bitcos.zero_density\": is NaN", ""},
+		{"z signalling NaN", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, f32KV(bitcos.KeyZeroDensity, 0x7f800001)) }, "is NaN", ""},
+		{"z negative NaN", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, f32KV(bitcos.KeyZeroDensity, 0xffc00000)) }, "is NaN", ""},
+		{"z NaN payload", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, f32KV(bitcos.KeyZeroDensity, 0x7fffffff)) }, "is NaN", ""},
+		{"z infinite", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, f32KV(bitcos.KeyZeroDensity, 0x7f800000)) }, "want a number in [0, 1]", ""},
+		{"z above 1", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVFloat32(bitcos.KeyZeroDensity, 1.5)) }, "want a number in [0, 1]", ""},
+		{"z wrong", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVFloat32(bitcos.KeyZeroDensity, 0.25)) }, "", "bitcos.zero_density is 0.25, the BITCOS tensors' data gives"},
+		{"z a float64", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVFloat64(bitcos.KeyZeroDensity, 0.4)) }, "want float32", ""},
 		{"unknown bitcos key", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32("bitcos.future", 1)) }, `"bitcos.future": is not a key of BITCOS layout version 2`, ""},
 		{"i2s tail for a TQ2_0 tensor", func(t *testing.T, h *ggufx.Header) {
-			corrupt.SetKV(h, ggufx.KVUint8Array(KeyI2STail+victim, make([]byte, 28)))
+			corrupt.SetKV(h, ggufx.KVUint8Array(bitcos.KeyI2STail+victim, make([]byte, 28)))
 		}, "names no BITCOS tensor repacked from I2_S", ""},
-		{"source file type dropped", func(t *testing.T, h *ggufx.Header) { corrupt.DeleteKV(h, KeySourceFileType) }, `"general.file_type": is 96 without bitcos.source_file_type`, ""},
-		{"file type not BITCOS", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(KeyFileType, 37)) }, `"general.file_type": is 37, want 96`, ""},
-		{"source file type a string", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVString(KeySourceFileType, "37")) }, "want an integer", ""},
-		{"source file type on layout 1", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(KeyVersion, 1)) }, `"bitcos.source_file_type": is not a key of BITCOS layout version 1`, ""},
-		{"source file type lies", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(KeySourceFileType, 36)) }, "", `KV "general.file_type": value differs`},
-		{"master type bogus", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVString(KeyMasterType, "q4_0")) }, "want F16, BF16 or F32", ""},
+		{"source file type dropped", func(t *testing.T, h *ggufx.Header) { corrupt.DeleteKV(h, bitcos.KeySourceFileType) }, `"general.file_type": is 96 without bitcos.source_file_type`, ""},
+		{"file type not BITCOS", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(bitcos.KeyFileType, 37)) }, `"general.file_type": is 37, want 96`, ""},
+		{"source file type a string", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVString(bitcos.KeySourceFileType, "37")) }, "want an integer", ""},
+		{"source file type on layout 1", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(bitcos.KeyVersion, 1)) }, `"bitcos.source_file_type": is not a key of BITCOS layout version 1`, ""},
+		{"source file type lies", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVUint32(bitcos.KeySourceFileType, 36)) }, "", `KV "general.file_type": value differs`},
+		{"master type bogus", func(t *testing.T, h *ggufx.Header) { corrupt.SetKV(h, ggufx.KVString(bitcos.KeyMasterType, "q4_0")) }, "want F16, BF16 or F32", ""},
 		{"companion orphaned", func(t *testing.T, h *ggufx.Header) {
 			i := corrupt.TensorIndex(h, victim)
 			h.Tensors[i].Name = "blk.1.attn_k.weigh"
@@ -119,7 +122,7 @@ func TestBitcosMetadataIsValidated(t *testing.T) {
 		{"version on a file with no BITCOS data", func(t *testing.T, h *ggufx.Header) {
 			var keep []ggufx.TensorInfo
 			for _, ti := range h.Tensors {
-				if ti.Type != ggufx.TypeBITCOS && !isCompanion(ti.Name) {
+				if ti.Type != ggufx.TypeBITCOS && !bitcos.IsCompanion(ti.Name) {
 					keep = append(keep, ti)
 				}
 			}
@@ -158,7 +161,7 @@ func TestBitcosMetadataIsValidated(t *testing.T) {
 			}
 			// What verify refused must indeed not come back as the original
 			// (but a lie in metadata that unpack drops: z).
-			if uerr == nil && !strings.HasPrefix(c.diff, KeyZeroDensity) {
+			if uerr == nil && !strings.HasPrefix(c.diff, bitcos.KeyZeroDensity) {
 				a, _ := os.ReadFile(orig)
 				if b, _ := os.ReadFile(back); bytes.Equal(a, b) {
 					t.Fatal("verify refused a file whose unpack is the original")
@@ -210,7 +213,7 @@ func TestRoundTripAloneCatchesASwappedSourceType(t *testing.T) {
 	good, _ := os.ReadFile(out)
 	const victim = "blk.1.attn_k.weight"
 	bad, err := corrupt.Rewrite(good, func(h *ggufx.Header) {
-		corrupt.SetStringArrayItem(h, KeySourceTypes, bitcosOrdinal(t, h, victim), "tq1_0")
+		corrupt.SetStringArrayItem(h, bitcos.KeySourceTypes, bitcosOrdinal(t, h, victim), "tq1_0")
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -369,21 +372,21 @@ func TestIdentity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ft, _ := f.KV(KeyFileType)
-	src, ok := f.KV(KeySourceFileType)
+	ft, _ := f.KV(bitcos.KeyFileType)
+	src, ok := f.KV(bitcos.KeySourceFileType)
 	f.Close()
 	o, _ := ggufx.Open(orig)
-	oft, _ := o.KV(KeyFileType)
+	oft, _ := o.KV(bitcos.KeyFileType)
 	o.Close()
-	if v, _ := ft.AsUint64(); v != FileTypeBITCOS || !ok || !bytes.Equal(src.Raw, oft.Raw) || src.Type != oft.Type {
+	if v, _ := ft.AsUint64(); v != bitcos.FileTypeBITCOS || !ok || !bytes.Equal(src.Raw, oft.Raw) || src.Type != oft.Type {
 		t.Fatalf("general.file_type %s, bitcos.source_file_type %s (source %s)", ft.ValueString(), src.ValueString(), oft.ValueString())
 	}
 	// Layout 1: version 1, the source's general.file_type, no source key.
 	good, _ := os.ReadFile(out)
 	v1, err := corrupt.Rewrite(good, func(h *ggufx.Header) {
-		corrupt.SetKV(h, ggufx.KVUint32(KeyVersion, 1))
+		corrupt.SetKV(h, ggufx.KVUint32(bitcos.KeyVersion, 1))
 		corrupt.SetKV(h, oft)
-		corrupt.DeleteKV(h, KeySourceFileType)
+		corrupt.DeleteKV(h, bitcos.KeySourceFileType)
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
@@ -40,7 +41,7 @@ func Unpack(in, out string, replace bool) error {
 		out = DefaultUnpackOutput(in)
 	}
 	if f.meta == nil {
-		return fmt.Errorf("%s: not a BITCOS file (no %s)", in, KeyVersion)
+		return fmt.Errorf("%s: not a BITCOS file (no %s)", in, bitcos.KeyVersion)
 	}
 	if err := checkOutput(in, out, replace); err != nil {
 		return defaultNameTaken(err, in, defaulted)
@@ -93,7 +94,7 @@ func unpackTo(f *input, w io.Writer) error {
 	var b tensorBuf
 	var data []byte
 	for i, t := range f.Tensors {
-		if isCompanion(t.Name) {
+		if bitcos.IsCompanion(t.Name) {
 			continue
 		}
 		if t.Type != ggufx.TypeBITCOS {
@@ -105,7 +106,7 @@ func unpackTo(f *input, w io.Writer) error {
 		if err := loadBitcos(f, i, &b); err != nil {
 			return err
 		}
-		c := format.CodecFor(f.meta.sources[t.Name])
+		c := format.CodecFor(f.meta.Sources[t.Name])
 		if n := c.TensorBytes(b.p.K, b.p.Rows); cap(data) < n {
 			data = make([]byte, n)
 		} else {
@@ -129,11 +130,11 @@ func unpackHeader(f *input) ggufx.Header {
 	h.KVs = restoredKVs(f)
 	h.Tensors = nil
 	for _, t := range f.Tensors {
-		if isCompanion(t.Name) {
+		if bitcos.IsCompanion(t.Name) {
 			continue
 		}
 		if t.Type == ggufx.TypeBITCOS {
-			t.Type = f.meta.sources[t.Name]
+			t.Type = f.meta.Sources[t.Name]
 		}
 		h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: t.Name, Dims: t.Dims, Type: t.Type})
 	}

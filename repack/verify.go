@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
@@ -88,7 +89,7 @@ func (v *VerifyResult) judge(a, b *input) {
 	switch {
 	case a.meta == nil && b.meta == nil:
 		v.Verdict = VerdictNotRepack
-		v.Reason = fmt.Sprintf("%s is not a BITCOS repack (no %s, no BITCOS tensors), so nothing proves a repack; %s", v.Repacked, KeyVersion, same)
+		v.Reason = fmt.Sprintf("%s is not a BITCOS repack (no %s, no BITCOS tensors), so nothing proves a repack; %s", v.Repacked, bitcos.KeyVersion, same)
 	case a.meta != nil && b.meta == nil:
 		v.Verdict = VerdictSwapped
 		v.Reason = fmt.Sprintf("the arguments are the wrong way round: %s (given as ORIGINAL) is the BITCOS file and %s (given as REPACKED) is not; run verify ORIGINAL REPACKED", v.Original, v.Repacked)
@@ -116,7 +117,7 @@ func (v *VerifyResult) maxDiffs() int { return 20 }
 // Verify proves that repacked holds exactly what original holds, and that
 // unpack gives the original back.
 //
-// Both files are validated first (validateBitcos): a file that is not what
+// Both files are validated first (bitcos.Validate): a file that is not what
 // repack writes is refused with an error. Then every KV of the original, in
 // order, with the same type and bytes (the repack may add bitcos.* KVs);
 // every tensor of the original, in order; ternary tensors compared as
@@ -159,7 +160,7 @@ func Verify(original, repacked string, opts ...VerifyOptions) (*VerifyResult, er
 	names := func(f *input) []int {
 		var idx []int
 		for i, t := range f.Tensors {
-			if !isCompanion(t.Name) {
+			if !bitcos.IsCompanion(t.Name) {
 				idx = append(idx, i)
 			}
 		}
@@ -231,8 +232,8 @@ func Verify(original, repacked string, opts ...VerifyOptions) (*VerifyResult, er
 			n := int64(bb.p.K) * int64(bb.p.Rows)
 			weights += n
 			zeros += n - nonZeros(&bb.p)
-			if st := b.meta.sources[tb.Name]; ta.Type != ggufx.TypeBITCOS && st != sourceTypeOf(ta) {
-				v.diff("tensor %q: %s says its source type is %v, the original's is %v", tb.Name, KeySourceTypes, st, sourceTypeOf(ta))
+			if st := b.meta.Sources[tb.Name]; ta.Type != ggufx.TypeBITCOS && st != sourceTypeOf(ta) {
+				v.diff("tensor %q: %s says its source type is %v, the original's is %v", tb.Name, bitcos.KeySourceTypes, st, sourceTypeOf(ta))
 			}
 		}
 		if ternarizable(ta) {
@@ -281,8 +282,8 @@ func checkZeroDensity(v *VerifyResult, b *input, zeros, weights int64) {
 	if weights > 0 {
 		want = float32(float64(zeros) / float64(weights))
 	}
-	if b.meta.z != want {
-		v.diff("%s is %v, the BITCOS tensors' data gives %v", KeyZeroDensity, b.meta.z, want)
+	if b.meta.Z != want {
+		v.diff("%s is %v, the BITCOS tensors' data gives %v", bitcos.KeyZeroDensity, b.meta.Z, want)
 	}
 }
 

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/corrupt"
-	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
 const fixture = "../../testdata/tiny-tq2_0.gguf"
@@ -27,7 +27,7 @@ func TestExitStatuses(t *testing.T) {
 	// The version KV renamed: every verb refuses it (exit 1) with a message
 	// naming the file, and none panics (issue 9, finding 1).
 	good, _ := os.ReadFile(out)
-	bad, err := corrupt.Rewrite(good, func(h *ggufx.Header) { corrupt.RenameKV(h, repack.KeyVersion, "bitcos.versioX") })
+	bad, err := corrupt.Rewrite(good, func(h *ggufx.Header) { corrupt.RenameKV(h, bitcos.KeyVersion, "bitcos.versioX") })
 	if err != nil {
 		t.Fatal(err)
 	}

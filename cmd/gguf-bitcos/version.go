@@ -5,7 +5,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/gguf-bitcos/gguf-bitcos/repack"
+	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 )
 
 // pinnedLlamaCpp is the llama.cpp commit the patch series applies to
@@ -45,5 +45,5 @@ func version() string {
 	case rev != "" && !strings.Contains(v, rev[:min(12, len(rev))]):
 		v += " (commit " + rev + ")"
 	}
-	return fmt.Sprintf("%s\nwrites BITCOS layout version %d\npatch series for llama.cpp %s\n", v, repack.FormatVersion, pinnedLlamaCpp)
+	return fmt.Sprintf("%s\nwrites BITCOS layout version %d\npatch series for llama.cpp %s\n", v, bitcos.FormatVersion, pinnedLlamaCpp)
 }
