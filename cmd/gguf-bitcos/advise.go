@@ -12,7 +12,22 @@ import (
 
 	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
 	"github.com/gguf-bitcos/gguf-bitcos/kernels/advise"
+	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
+
+// readModel is the advise.ModelReader of the verb: the numbers of
+// `stats --sample`.
+func readModel(path string, samples int) ([]advise.ModelTensor, float64, error) {
+	fs, err := repack.StatsWith(path, repack.StatsOptions{Sample: samples})
+	if err != nil {
+		return nil, 0, err
+	}
+	ts := make([]advise.ModelTensor, len(fs.Tensors))
+	for i, t := range fs.Tensors {
+		ts[i] = advise.ModelTensor{Name: t.Name, Dims: t.Dims, Weights: t.Weights, ScaleBytes: t.ScaleBytes}
+	}
+	return ts, fs.Total.Z, nil
+}
 
 func adviseCmd() *cobra.Command {
 	var asJSON, quiet bool
@@ -69,7 +84,7 @@ after a warm-up, min and max beside them.`,
 				if len(shapes) > 0 {
 					return usagef(cmd, "--shape and MODEL: give one of them")
 				}
-				if err := advise.FromModel(args[0], &o); err != nil {
+				if err := advise.FromModel(args[0], readModel, &o); err != nil {
 					return err
 				}
 			}

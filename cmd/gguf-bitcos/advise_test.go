@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -114,5 +115,40 @@ func TestAdviseKernelCompletion(t *testing.T) {
 		if !strings.Contains(o.String(), w+"\n") {
 			t.Errorf("completions %q lack %q", o.String(), w)
 		}
+	}
+}
+
+// TestFromModel: the largest ternary shapes, the zero density and the
+// scale kind of the committed fixtures (stats --sample's estimate of z).
+func TestFromModel(t *testing.T) {
+	for _, tc := range []struct {
+		file   string
+		z      float64 // stats' exact z of the file
+		f32    bool
+		shapes []advise.Shape
+		note   string
+	}{
+		{"tiny-tq2_0.gguf", 0.4264, false, []advise.Shape{{K: 256, Rows: 512}, {K: 512, Rows: 256}}, ""},
+		{"tiny-tq1_0.gguf", 0.4410, false, []advise.Shape{{K: 256, Rows: 512}, {K: 512, Rows: 256}}, ""},
+		{"tiny-i2_s.gguf", 0.3751, true, []advise.Shape{{K: 256, Rows: 512}, {K: 512, Rows: 256}}, ""},
+		{"tiny-q2_0.gguf", 0.3960, false, []advise.Shape{{K: 256, Rows: 512}, {K: 512, Rows: 256}}, "one scale per 64"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			var o advise.Options
+			if err := advise.FromModel("../../testdata/"+tc.file, readModel, &o); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(o.Shapes, tc.shapes) || o.F32 != tc.f32 || o.ZSource != "model" || !strings.HasSuffix(o.Model, tc.file) ||
+				math.Abs(o.Z-tc.z) > 0.03 {
+				t.Errorf("got shapes %v, f32 %v, z %v (%s); want %v, %v, about %v", o.Shapes, o.F32, o.Z, o.ZSource, tc.shapes, tc.f32, tc.z)
+			}
+			if (tc.note == "") != (len(o.Notes) == 0) || tc.note != "" && !strings.Contains(o.Notes[0], tc.note) {
+				t.Errorf("notes %q, want one containing %q", o.Notes, tc.note)
+			}
+		})
+	}
+	var o advise.Options
+	if err := advise.FromModel("../../testdata/none.gguf", readModel, &o); err == nil {
+		t.Error("a missing file gave no error")
 	}
 }

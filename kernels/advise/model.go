@@ -3,27 +3,40 @@ package advise
 import (
 	"fmt"
 	"slices"
-
-	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
 // ModelSamples is the blocks per tensor FromModel reads (stats --sample):
 // enough for z to about ±0.01, a speed model needs no more.
 const ModelSamples = 256
 
+// ModelTensor is what FromModel reads of one ternary tensor of a model
+// (fields of repack.TensorStats).
+type ModelTensor struct {
+	Name       string
+	Dims       []uint64 // row length first
+	Weights    int64
+	ScaleBytes int64 // the scales' bytes in the source layout
+}
+
+// A ModelReader reads a model's ternary tensors and their mean zero density,
+// sampled with the given blocks per tensor. The CLI passes one built on
+// repack.StatsWith, which reads whatever `stats` reads; it is a parameter so
+// that the advisor does not depend on the repacker.
+type ModelReader func(path string, samples int) (tensors []ModelTensor, z float64, err error)
+
 // FromModel sets o's shapes, zero density and scale kind from a model (a
 // GGUF file, BITCOS or its source, a safetensors master or a URL: whatever
-// `stats` reads), sampled as `stats --sample` does: the distinct shapes of
-// its largest ternary matrices with rows of a multiple of 256 weights (at
-// most three), the mean zero density of its ternary tensors, and a
-// per-tensor f32 scale if those matrices have one (an I2_S source).
-func FromModel(path string, o *Options) error {
-	fs, err := repack.StatsWith(path, repack.StatsOptions{Sample: ModelSamples})
+// read reads), sampled as `stats --sample` does: the distinct shapes of its
+// largest ternary matrices with rows of a multiple of 256 weights (at most
+// three), the mean zero density of its ternary tensors, and a per-tensor f32
+// scale if those matrices have one (an I2_S source).
+func FromModel(path string, read ModelReader, o *Options) error {
+	tensors, z, err := read(path, ModelSamples)
 	if err != nil {
 		return err
 	}
 	var largest int64
-	for _, t := range fs.Tensors {
+	for _, t := range tensors {
 		if len(t.Dims) >= 2 && t.Dims[0]%256 == 0 && t.Weights > largest {
 			largest = t.Weights
 		}
@@ -33,7 +46,7 @@ func FromModel(path string, o *Options) error {
 	}
 	o.Shapes, o.F32 = nil, false
 	q2 := false
-	for _, t := range fs.Tensors {
+	for _, t := range tensors {
 		if len(t.Dims) < 2 || t.Dims[0]%256 != 0 || t.Weights != largest {
 			continue
 		}
@@ -49,6 +62,6 @@ func FromModel(path string, o *Options) error {
 			o.Notes = append(o.Notes, fmt.Sprintf("%s has %d scale bytes for %d weights (a Q2_0 source: one scale per 64): the kernels' contract covers one fp16 per 256 or one f32 per tensor; measured with one fp16 per 256", t.Name, t.ScaleBytes, t.Weights))
 		}
 	}
-	o.Z, o.ZSource, o.Model = fs.Total.Z, "model", path
+	o.Z, o.ZSource, o.Model = z, "model", path
 	return nil
 }
