@@ -42,7 +42,7 @@ func (f *File) Canonical() error {
 		if err := f.readAt(buf[:n], pos); err != nil {
 			return err
 		}
-		if k := mismatch(buf[:n], hdr[pos:pos+n]); k >= 0 {
+		if k := FirstMismatch(buf[:n], hdr[pos:pos+n]); k >= 0 {
 			return fail("header byte at offset %d is %#02x, the writer would write %#02x", pos+uint64(k), buf[k], hdr[pos+uint64(k)])
 		}
 		pos += n
@@ -105,8 +105,9 @@ func (f *File) firstNonZero(buf []byte, start, end uint64) (int64, byte, error) 
 	return -1, 0, nil
 }
 
-// mismatch returns the index of the first differing byte, or -1.
-func mismatch(a, b []byte) int {
+// FirstMismatch returns the index of the first byte where a and b differ,
+// or -1 when they are equal; a and b have the same length.
+func FirstMismatch(a, b []byte) int {
 	if bytes.Equal(a, b) {
 		return -1
 	}

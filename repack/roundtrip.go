@@ -1,7 +1,6 @@
 package repack
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -81,7 +80,7 @@ func (c *cmpWriter) Write(p []byte) (int, error) {
 		}
 		got := c.buf[:len(chunk)]
 		n, err := io.ReadFull(c.exp, got)
-		if k := mismatchAt(got[:n], chunk[:n]); k >= 0 {
+		if k := ggufx.FirstMismatch(got[:n], chunk[:n]); k >= 0 {
 			c.at, c.note = c.off+int64(k), fmt.Sprintf("the original has %#02x, unpack %#02x", got[k], chunk[k])
 			return done, errRoundTrip
 		}
@@ -96,18 +95,6 @@ func (c *cmpWriter) Write(p []byte) (int, error) {
 		done += n
 	}
 	return len(p), nil
-}
-
-func mismatchAt(a, b []byte) int {
-	if bytes.Equal(a, b) {
-		return -1
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return -1
 }
 
 // regionAt names what lies at byte off of b's unpacked file: the header or
