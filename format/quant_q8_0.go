@@ -39,18 +39,13 @@ const (
 	Q4KBlockBytes = 144
 )
 
-// ggml type ids (ggml.h at the pin).
-const (
-	GGMLTypeQ8_0 = 8
-	GGMLTypeQ4_K = 12
-	GGMLTypeQ6_K = 14
-)
-
 // HeadType describes a quantized type the embedding/output head can be
-// converted to.
+// converted to: an entry of HeadTypes, the one table from a head type's
+// name to its ggml type and quantizer. Parse a name once with
+// LookupHeadType and carry the HeadType.
 type HeadType struct {
-	Name       string // ggml_type_name: "q8_0", "q6_K", "q4_K"
-	GGMLType   uint32
+	Name       string         // ggml_type_name: "q8_0", "q6_K", "q4_K"
+	GGMLType   ggufx.GGMLType // the tensor type id (ggufx.TypeQ8_0, ...)
 	Block      int // weights per block
 	BlockBytes int // bytes per block
 	// Quantize quantizes whole blocks: len(src) must be a multiple of
@@ -67,11 +62,11 @@ func (h HeadType) Bytes(n int) int { return quantBytes(n, h.Block, h.BlockBytes)
 
 // HeadTypes are the supported head types by ggml_type_name.
 var HeadTypes = map[string]HeadType{
-	"q8_0": {Name: "q8_0", GGMLType: GGMLTypeQ8_0, Block: Q8_0Block, BlockBytes: Q8_0BlockBytes,
+	"q8_0": {Name: "q8_0", GGMLType: ggufx.TypeQ8_0, Block: Q8_0Block, BlockBytes: Q8_0BlockBytes,
 		Quantize: QuantizeQ8_0, Dequantize: DequantizeQ8_0},
-	"q6_K": {Name: "q6_K", GGMLType: GGMLTypeQ6_K, Block: QK_K, BlockBytes: Q6KBlockBytes,
+	"q6_K": {Name: "q6_K", GGMLType: ggufx.TypeQ6_K, Block: QK_K, BlockBytes: Q6KBlockBytes,
 		Quantize: QuantizeQ6K, Dequantize: DequantizeQ6K},
-	"q4_K": {Name: "q4_K", GGMLType: GGMLTypeQ4_K, Block: QK_K, BlockBytes: Q4KBlockBytes,
+	"q4_K": {Name: "q4_K", GGMLType: ggufx.TypeQ4_K, Block: QK_K, BlockBytes: Q4KBlockBytes,
 		Quantize: QuantizeQ4K, Dequantize: DequantizeQ4K},
 }
 
@@ -80,6 +75,16 @@ var HeadTypes = map[string]HeadType{
 func LookupHeadType(name string) (HeadType, bool) {
 	for k, h := range HeadTypes {
 		if strings.EqualFold(k, name) {
+			return h, true
+		}
+	}
+	return HeadType{}, false
+}
+
+// HeadTypeOf finds the head type whose ggml type is t.
+func HeadTypeOf(t ggufx.GGMLType) (HeadType, bool) {
+	for _, h := range HeadTypes {
+		if h.GGMLType == t {
 			return h, true
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
 
 // quantOrder lists the head types in a fixed order for table-driven tests.
@@ -84,7 +86,7 @@ func TestQuantSizes(t *testing.T) {
 	for _, c := range []struct {
 		name       string
 		n, want    int
-		ggml       uint32
+		ggml       ggufx.GGMLType
 		block, bpb int
 	}{
 		{"q8_0", 256, 272, 8, 32, 34},
