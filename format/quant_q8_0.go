@@ -46,8 +46,8 @@ const (
 type HeadType struct {
 	Name       string         // ggml_type_name: "q8_0", "q6_K", "q4_K"
 	GGMLType   ggufx.GGMLType // the tensor type id (ggufx.TypeQ8_0, ...)
-	Block      int // weights per block
-	BlockBytes int // bytes per block
+	Block      int            // weights per block
+	BlockBytes int            // bytes per block
 	// Quantize quantizes whole blocks: len(src) must be a multiple of
 	// Block and len(dst) must be Bytes(len(src)); it panics otherwise.
 	Quantize func(src []float32, dst []byte)
