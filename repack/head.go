@@ -29,10 +29,10 @@ const (
 
 // HeadPlan maps tensor names to head types from repack's flags: head applies
 // to both token_embd and output; tokenEmbd and output override it per tensor.
-// Empty strings and "keep" leave a tensor as it is. Type names are
-// validated.
-func HeadPlan(head, tokenEmbd, output string) (map[string]string, error) {
-	plan := map[string]string{}
+// Empty strings and "keep" leave a tensor as it is. The names are parsed
+// here, once (format.LookupHeadType); the plan carries the types.
+func HeadPlan(head, tokenEmbd, output string) (map[string]format.HeadType, error) {
+	plan := map[string]format.HeadType{}
 	set := func(tensor, typ string) error {
 		if typ == "" {
 			return nil
@@ -45,7 +45,7 @@ func HeadPlan(head, tokenEmbd, output string) (map[string]string, error) {
 		if !ok {
 			return fmt.Errorf("unknown head type %q (q8_0, q6_K, q4_K or keep)", typ)
 		}
-		plan[tensor] = h.Name
+		plan[tensor] = h
 		return nil
 	}
 	for _, s := range []struct{ tensor, typ string }{
@@ -58,25 +58,18 @@ func HeadPlan(head, tokenEmbd, output string) (map[string]string, error) {
 	return plan, nil
 }
 
-// headDecision fills d for a head tensor to be quantized as typ.
-func headDecision(f *input, i int, d *Decision, typ string) error {
+// headDecision fills d for a head tensor to be quantized as h.
+func headDecision(f *input, i int, d *Decision, h format.HeadType) error {
 	t := f.Tensors[i]
-	h, _ := format.LookupHeadType(typ)
 	if !isFloatType(t.Type) {
 		return fmt.Errorf("%s: tensor %q is %v: head quantization needs an F32, F16 or BF16 head", f.Path, t.Name, t.Type)
 	}
 	if t.Dims[0]%uint64(h.Block) != 0 {
 		return fmt.Errorf("%s: tensor %q: row length %d is not a multiple of %s's block of %d", f.Path, t.Name, t.Dims[0], h.Name, h.Block)
 	}
-	d.Layout, d.head = h.Name, h.Name
+	d.Layout, d.head = h.Name, &h
 	d.Reason = fmt.Sprintf("head quantized from %v (lossy)", t.Type)
 	return nil
-}
-
-// headType returns the ggml type of a head decision.
-func headType(d *Decision) ggufx.GGMLType {
-	h, _ := format.LookupHeadType(d.head)
-	return ggufx.GGMLType(h.GGMLType)
 }
 
 // floatRows converts rows [r0, r1) of float tensor t (row length k) to f32.
@@ -132,7 +125,7 @@ func quantizeHead(f *input, i int, h format.HeadType, dst []byte, workers int) e
 // sameHead reports whether quantized tensor j of b is the reference
 // quantization of float tensor i of a.
 func sameHead(a *input, i int, b *input, j int, workers int) (bool, error) {
-	h, ok := headOf(b.Tensors[j].Type)
+	h, ok := format.HeadTypeOf(b.Tensors[j].Type)
 	if !ok || !isFloatType(a.Tensors[i].Type) {
 		return false, nil
 	}
@@ -149,14 +142,4 @@ func sameHead(a *input, i int, b *input, j int, workers int) (bool, error) {
 		return false, err
 	}
 	return string(got) == string(want), nil
-}
-
-// headOf finds the head type of a ggml type.
-func headOf(t ggufx.GGMLType) (format.HeadType, bool) {
-	for _, h := range format.HeadTypes {
-		if ggufx.GGMLType(h.GGMLType) == t {
-			return h, true
-		}
-	}
-	return format.HeadType{}, false
 }

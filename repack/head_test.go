@@ -53,7 +53,7 @@ func TestHeadMatchesLlamaQuantize(t *testing.T) {
 
 func TestHeadPlanAndRefusals(t *testing.T) {
 	p, err := HeadPlan("q6_k", "keep", "Q8_0")
-	if err != nil || p[TokenEmbd] != "" || p[OutputW] != "q8_0" {
+	if err != nil || p[TokenEmbd].Name != "" || p[OutputW].Name != "q8_0" {
 		t.Fatalf("plan %v %v", p, err)
 	}
 	if _, err := HeadPlan("q3_K", "", ""); err == nil {

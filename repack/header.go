@@ -30,7 +30,7 @@ func headerFor(f *input, dec []Decision, cand []bool, reserve bool, tails map[in
 	anyCand := false
 	for i, t := range f.Tensors {
 		d := &dec[i]
-		if cand[i] && d.head == "" {
+		if cand[i] && d.head == nil {
 			anyCand = true
 			weights[d.Source] += d.Weights
 			if d.master {
@@ -38,7 +38,7 @@ func headerFor(f *input, dec []Decision, cand []bool, reserve bool, tails map[in
 			}
 		}
 		h.Tensors = append(h.Tensors, outputTensors(f, i, d, reserve && cand[i])...)
-		if d.Layout == LayoutBitcos || (reserve && cand[i] && d.head == "") {
+		if d.Layout == LayoutBitcos || (reserve && cand[i] && d.head == nil) {
 			srcTypes = append(srcTypes, d.Source.String())
 			nz += d.Weights - d.NonZero
 			n += d.Weights
@@ -88,7 +88,7 @@ func headerFor(f *input, dec []Decision, cand []bool, reserve bool, tails map[in
 func outputTensors(f *input, i int, d *Decision, reserve bool) []ggufx.TensorInfo {
 	t := f.Tensors[i]
 	switch {
-	case d.Layout == LayoutBitcos || (reserve && d.head == ""):
+	case d.Layout == LayoutBitcos || (reserve && d.head == nil):
 		k, rows := ggufx.Shape2D(t.Dims)
 		signBytes := d.signBytes
 		if reserve {
@@ -97,8 +97,8 @@ func outputTensors(f *input, i int, d *Decision, reserve bool) []ggufx.TensorInf
 		s := format.Scales{Group: d.codec.ScaleGroup()}
 		return append([]ggufx.TensorInfo{{Name: t.Name, Dims: t.Dims, Type: ggufx.TypeBITCOS}},
 			companionInfos(t.Name, k, rows, &s, signBytes)...)
-	case d.head != "":
-		return []ggufx.TensorInfo{{Name: t.Name, Dims: t.Dims, Type: headType(d)}}
+	case d.head != nil:
+		return []ggufx.TensorInfo{{Name: t.Name, Dims: t.Dims, Type: d.head.GGMLType}}
 	case d.Layout == LayoutTQ2:
 		return []ggufx.TensorInfo{{Name: t.Name, Dims: t.Dims, Type: ggufx.TypeTQ2_0}}
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
+	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
 
@@ -19,8 +20,8 @@ type input struct {
 	data []byte   // the whole file, or nil
 	fd   *os.File // for in-kernel copies
 
-	heads map[string]string // head tensors to quantize: name -> type (head.go)
-	meta  *bitcos.Meta      // what a BITCOS file says of itself (bitcos.Validate); nil for a stock file
+	heads map[string]format.HeadType // head tensors to quantize: name -> type (head.go)
+	meta  *bitcos.Meta               // what a BITCOS file says of itself (bitcos.Validate); nil for a stock file
 }
 
 func openInput(path string) (*input, error) {

@@ -42,9 +42,9 @@ type Decision struct {
 	signBytes  int     // sign stream length including its tail
 	rowNNZ     []int32 // per-row non-zero counts (stats: dead neurons)
 	isTernary  bool
-	master     bool   // ternarized from a float master (master.go)
-	head       string // head type name when the head is quantized (head.go)
-	err        error  // a head that cannot be quantized as asked
+	master     bool             // ternarized from a float master (master.go)
+	head       *format.HeadType // the head's type when it is quantized, else nil (head.go)
+	err        error            // a head that cannot be quantized as asked
 	// codec is the layout of Source, resolved once by preDecide (nil for a
 	// tensor that is not ternary-typed and not a master to ternarize).
 	codec format.Codec
@@ -113,8 +113,8 @@ func preDecide(f *input, i int, ternarize bool) (d Decision, cand bool) {
 	if n, err := ggufx.Elements(t.Dims); err == nil {
 		d.Weights = int64(n)
 	}
-	if typ, ok := f.heads[t.Name]; ok {
-		if d.err = headDecision(f, i, &d, typ); d.err == nil {
+	if h, ok := f.heads[t.Name]; ok {
+		if d.err = headDecision(f, i, &d, h); d.err == nil {
 			return d, true
 		}
 		return d, false
@@ -179,7 +179,7 @@ func keep(d *Decision, reason string) {
 // ternarized (master.go).
 func analyze(f *input, i int, b *tensorBuf, ternarize bool) (Decision, error) {
 	d, cand := preDecide(f, i, ternarize)
-	if !cand || d.head != "" {
+	if !cand || d.head != nil {
 		return d, nil
 	}
 	return d, analyzeCandidate(f, i, &d, b)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
+	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/httprange"
 	"github.com/gguf-bitcos/gguf-bitcos/safetensors"
@@ -23,10 +24,10 @@ import (
 
 // StatsOptions are Stats' knobs.
 type StatsOptions struct {
-	Ternarize bool              // report a float master's projections ternarized (implied for safetensors)
-	Heads     map[string]string // head tensors to quantize (head.go)
-	Sample    int               // blocks per tensor; 0 reads every byte (sample.go)
-	Seed      uint64            // of the sampled blocks
+	Ternarize bool                       // report a float master's projections ternarized (implied for safetensors)
+	Heads     map[string]format.HeadType // head tensors to quantize (head.go)
+	Sample    int                        // blocks per tensor; 0 reads every byte (sample.go)
+	Seed      uint64                     // of the sampled blocks
 	// HTTP tunes the range reader (tests set a short backoff).
 	HTTP httprange.Options
 }

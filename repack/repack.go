@@ -28,8 +28,9 @@ type Options struct {
 	// F32) master with BitNet's absmean rule: the one lossy path (master.go).
 	Ternarize bool
 	// Heads maps head tensor names to the quantized type they get
-	// ("q8_0", "q6_K", "q4_K"; see HeadPlan). Lossy, by request only.
-	Heads map[string]string
+	// (format.HeadTypes: q8_0, q6_K, q4_K; see HeadPlan). Lossy, by
+	// request only.
+	Heads map[string]format.HeadType
 	// Split, if set, writes shards as llama-gguf-split does
 	// (OUTPUT-without-.gguf-00001-of-0000N.gguf) instead of one file
 	// (shards.go).
@@ -209,7 +210,7 @@ func (r *Report) summarize(dec []Decision, force bool) bool {
 		case LayoutKept:
 			r.Kept++
 		}
-		gains = gains || d.Layout == LayoutBitcos || d.Layout == LayoutTQ2 || d.head != ""
+		gains = gains || d.Layout == LayoutBitcos || d.Layout == LayoutTQ2 || d.head != nil
 	}
 	r.Tensors = dec
 	if !gains && !force {
@@ -264,7 +265,7 @@ func newJobProgress(f *input, dec []Decision, cand []bool, opt Options) *jobProg
 	p := &jobProgress{fn: opt.Progress, name: "repack"}
 	for i, t := range f.Tensors {
 		p.data += int64(t.Size)
-		if opt.Split.active() && cand[i] && dec[i].head == "" {
+		if opt.Split.active() && cand[i] && dec[i].head == nil {
 			p.plan += int64(t.Size)
 		}
 	}
@@ -498,10 +499,9 @@ func copyTensor(w *ggufx.DataWriter, bw *bufio.Writer, out *os.File, f *input, i
 // the scales are the source's bits, copied. A kept tensor returns a piece
 // without data: the writer copies the source bytes.
 func encodeTensor(f *input, i int, d *Decision, st *encState) piece {
-	if d.head != "" {
-		h, _ := format.LookupHeadType(d.head)
-		out := st.grow(h.Bytes(int(d.Weights)))
-		if err := quantizeHead(f, i, h, out, runtime.GOMAXPROCS(0)); err != nil {
+	if d.head != nil {
+		out := st.grow(d.head.Bytes(int(d.Weights)))
+		if err := quantizeHead(f, i, *d.head, out, runtime.GOMAXPROCS(0)); err != nil {
 			return piece{err: err}
 		}
 		return piece{idx: i, bufs: [][]byte{out}}

@@ -185,7 +185,7 @@ func sampleTensor(f *input, i int, n int, seed uint64, ternarize bool) (d Decisi
 	d, cand := preDecide(f, i, ternarize)
 	if t.Type == ggufx.TypeBITCOS {
 		d = Decision{Name: t.Name, Type: t.Type.String(), Dims: t.Dims, Source: t.Type, Layout: LayoutBitcos, Weights: int64(t.Elements())}
-	} else if !cand || d.head != "" {
+	} else if !cand || d.head != nil {
 		return d, nil, false, nil
 	}
 	uw, ub := sampleUnit(t, d.master)

@@ -238,7 +238,7 @@ func planDecisions(f *input, dec []Decision, cand []bool, workers int, prog *job
 	go func() {
 		defer close(jobs)
 		for i := range f.Tensors {
-			if !cand[i] || dec[i].head != "" {
+			if !cand[i] || dec[i].head != nil {
 				continue
 			}
 			select {

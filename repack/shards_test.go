@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
+	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/modelgen"
@@ -117,7 +118,7 @@ func TestShardsAreTheSplitOneFileRepack(t *testing.T) {
 	}{
 		{"i2_s", modelgen.Small(ggufx.TypeI2_S, 50), Options{}},
 		{"tq1_0 wide", wideSpec(ggufx.TypeTQ1_0, 3), Options{}},
-		{"tq2_0 q8_0 head", modelgen.Small(ggufx.TypeTQ2_0, 7), Options{Heads: map[string]string{TokenEmbd: "q8_0"}}},
+		{"tq2_0 q8_0 head", modelgen.Small(ggufx.TypeTQ2_0, 7), Options{Heads: map[string]format.HeadType{TokenEmbd: format.HeadTypes["q8_0"]}}},
 		{"f16 master", modelgen.Small(ggufx.TypeF16, 9), Options{Ternarize: true}},
 	}
 	for _, m := range models {

@@ -154,7 +154,7 @@ var ffnRe = regexp.MustCompile(`^blk\.(\d+)\.ffn_(gate|up)\.weight$`)
 //
 // With ternarize, a float master's projections are reported as ternarized
 // (as repack --ternarize would write them).
-func Stats(path string, ternarize bool, heads map[string]string) (*FileStats, error) {
+func Stats(path string, ternarize bool, heads map[string]format.HeadType) (*FileStats, error) {
 	return StatsWith(path, StatsOptions{Ternarize: ternarize, Heads: heads})
 }
 
@@ -407,9 +407,8 @@ func decodeReads(f *input, dec []Decision) (r struct {
 		switch {
 		case d.Layout == LayoutBitcos && t.Type != ggufx.TypeBITCOS:
 			after = d.bitcosData
-		case d.head != "":
-			h, _ := format.LookupHeadType(d.head)
-			after = int64(h.Bytes(int(d.Weights)))
+		case d.head != nil:
+			after = int64(d.head.Bytes(int(d.Weights)))
 		case d.Layout == LayoutTQ2:
 			k, rows := ggufx.Shape2D(t.Dims)
 			after = int64(format.TQ2_0.TensorBytes(k, rows))

@@ -198,7 +198,7 @@ func Verify(original, repacked string, opts ...VerifyOptions) (*VerifyResult, er
 			}
 			continue
 		}
-		if _, ok := headOf(tb.Type); ok && isFloatType(ta.Type) {
+		if _, ok := format.HeadTypeOf(tb.Type); ok && isFloatType(ta.Type) {
 			same, err := sameHead(a, ia[j], b, ib[j], runtime.GOMAXPROCS(0))
 			if err != nil {
 				return nil, err
