@@ -157,113 +157,166 @@ func Verify(original, repacked string, opts ...VerifyOptions) (*VerifyResult, er
 		v.diff("alignment %d vs %d", a.Alignment, b.Alignment)
 	}
 	compareKVs(v, a, b)
-	names := func(f *input) []int {
-		var idx []int
-		for i, t := range f.Tensors {
-			if !bitcos.IsCompanion(t.Name) {
-				idx = append(idx, i)
-			}
-		}
-		return idx
-	}
-	ia, ib := names(a), names(b)
+	ia, ib := nonCompanions(a), nonCompanions(b)
 	if len(ia) != len(ib) {
 		v.diff("%d tensors vs %d (companions not counted)", len(ia), len(ib))
 	}
-	var zeros, weights int64 // of b's BITCOS tensors, for bitcos.zero_density
-	lossy := ""              // why unpack cannot give the original back
-	var ba, bb tensorBuf
+	p := tensorPass{v: v, a: a, b: b}
 	for j := 0; j < min(len(ia), len(ib)); j++ {
-		ta, tb := a.Tensors[ia[j]], b.Tensors[ib[j]]
-		if ta.Name != tb.Name {
-			v.diff("tensor %d is %q vs %q", j, ta.Name, tb.Name)
-			continue
-		}
-		if !equalDims(ta.Dims, tb.Dims) {
-			v.diff("tensor %q: shape %v vs %v", ta.Name, ta.Dims, tb.Dims)
-			continue
-		}
-		v.TensorsChecked++
-		if isTernaryType(tb.Type) {
-			v.TernaryChecked++
-		}
-		if ta.Type == tb.Type && ta.Type != ggufx.TypeBITCOS {
-			v.BytesChecked++
-			same, err := sameBytes(a, ia[j], b, ib[j])
-			if err != nil {
-				return nil, err
-			}
-			if !same {
-				v.diff("tensor %q (%v): data differs", ta.Name, ta.Type)
-			}
-			continue
-		}
-		if _, ok := format.HeadTypeOf(tb.Type); ok && isFloatType(ta.Type) {
-			same, err := sameHead(a, ia[j], b, ib[j], runtime.GOMAXPROCS(0))
-			if err != nil {
-				return nil, err
-			}
-			v.HeadsChecked++
-			lossy = "a head was quantized (lossy by request)"
-			if !same {
-				v.diff("tensor %q: %v is not the reference quantization of the original %v", ta.Name, tb.Type, ta.Type)
-			}
-			continue
-		}
-		okA, okB := isTernaryType(ta.Type) || ternarizable(ta), isTernaryType(tb.Type)
-		if !okA || !okB {
-			v.diff("tensor %q: type %v vs %v", ta.Name, ta.Type, tb.Type)
-			continue
-		}
-		if err := loadAny(a, ia[j], &ba); err != nil {
-			if r := keptReason(err); r != "" && ta.Type != ggufx.TypeBITCOS {
-				// A stock tensor repack must keep (code 3, NaN scale) is
-				// BITCOS or another type in the other file.
-				v.diff("tensor %q: %v in the original, where it cannot be converted (%s), %v in the other file", ta.Name, ta.Type, r, tb.Type)
-				continue
-			}
+		if err := p.tensor(j, ia[j], ib[j]); err != nil {
 			return nil, err
-		}
-		if err := loadAny(b, ib[j], &bb); err != nil {
-			return nil, err
-		}
-		if tb.Type == ggufx.TypeBITCOS {
-			v.BitcosChecked++
-			n := int64(bb.p.K) * int64(bb.p.Rows)
-			weights += n
-			zeros += n - nonZeros(&bb.p)
-			if st := b.meta.Sources[tb.Name]; ta.Type != ggufx.TypeBITCOS && st != sourceTypeOf(ta) {
-				v.diff("tensor %q: %s says its source type is %v, the original's is %v", tb.Name, bitcos.KeySourceTypes, st, sourceTypeOf(ta))
-			}
-		}
-		if ternarizable(ta) {
-			lossy = "the original is a float master, ternarized (lossy by request)"
-		}
-		if r, e, d := format.FirstDiff(&ba.p, &bb.p); d {
-			v.diff("tensor %q: ternary value differs at row %d element %d (%d vs %d)", ta.Name, r, e, ba.p.Value(r, e), bb.p.Value(r, e))
-		}
-		if !equalScales(&ba.s, &bb.s) {
-			v.diff("tensor %q: scales differ (%s)", ta.Name, scaleDiff(&ba.s, &bb.s))
 		}
 	}
 	if b.meta != nil {
-		checkZeroDensity(v, b, zeros, weights)
+		checkZeroDensity(v, b, p.zeros, p.weights)
 	}
+	if err := checkRoundTrip(v, a, b, p.lossy, opt.Fast); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// nonCompanions lists the indices of f's tensors, companions aside.
+func nonCompanions(f *input) []int {
+	var idx []int
+	for i, t := range f.Tensors {
+		if !bitcos.IsCompanion(t.Name) {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// tensorPass compares the tensors of an original (a) and a repack (b), one
+// pair at a time, and keeps what the checks after it need.
+type tensorPass struct {
+	v      *VerifyResult
+	a, b   *input
+	ba, bb tensorBuf
+
+	zeros, weights int64  // of b's BITCOS tensors, for bitcos.zero_density
+	lossy          string // why unpack cannot give the original back
+}
+
+// tensor compares the j-th tensors of the two lists, a's tensor ia with b's
+// tensor ib: same name and shape, then byte for byte (same type), as a
+// quantized head, or as ternary codes and scales.
+func (p *tensorPass) tensor(j, ia, ib int) error {
+	v := p.v
+	ta, tb := p.a.Tensors[ia], p.b.Tensors[ib]
+	if ta.Name != tb.Name {
+		v.diff("tensor %d is %q vs %q", j, ta.Name, tb.Name)
+		return nil
+	}
+	if !equalDims(ta.Dims, tb.Dims) {
+		v.diff("tensor %q: shape %v vs %v", ta.Name, ta.Dims, tb.Dims)
+		return nil
+	}
+	v.TensorsChecked++
+	if isTernaryType(tb.Type) {
+		v.TernaryChecked++
+	}
+	if ta.Type == tb.Type && ta.Type != ggufx.TypeBITCOS {
+		return p.compareBytes(ia, ib)
+	}
+	if _, ok := format.HeadTypeOf(tb.Type); ok && isFloatType(ta.Type) {
+		return p.compareHead(ia, ib)
+	}
+	return p.compareTernary(ia, ib)
+}
+
+// compareBytes compares two tensors of the same type (not BITCOS) byte for
+// byte.
+func (p *tensorPass) compareBytes(ia, ib int) error {
+	p.v.BytesChecked++
+	same, err := sameBytes(p.a, ia, p.b, ib)
+	if err != nil {
+		return err
+	}
+	if !same {
+		ta := p.a.Tensors[ia]
+		p.v.diff("tensor %q (%v): data differs", ta.Name, ta.Type)
+	}
+	return nil
+}
+
+// compareHead checks that b's quantized head is the reference quantization
+// of a's float tensor.
+func (p *tensorPass) compareHead(ia, ib int) error {
+	ta, tb := p.a.Tensors[ia], p.b.Tensors[ib]
+	same, err := sameHead(p.a, ia, p.b, ib, runtime.GOMAXPROCS(0))
+	if err != nil {
+		return err
+	}
+	p.v.HeadsChecked++
+	p.lossy = "a head was quantized (lossy by request)"
+	if !same {
+		p.v.diff("tensor %q: %v is not the reference quantization of the original %v", ta.Name, tb.Type, ta.Type)
+	}
+	return nil
+}
+
+// compareTernary compares two ternary tensors (stock, BITCOS, or a's float
+// master ternarized) as decoded codes and scale bits, and a BITCOS tensor's
+// recorded source type against a's type.
+func (p *tensorPass) compareTernary(ia, ib int) error {
+	v := p.v
+	ta, tb := p.a.Tensors[ia], p.b.Tensors[ib]
+	okA, okB := isTernaryType(ta.Type) || ternarizable(ta), isTernaryType(tb.Type)
+	if !okA || !okB {
+		v.diff("tensor %q: type %v vs %v", ta.Name, ta.Type, tb.Type)
+		return nil
+	}
+	if err := loadAny(p.a, ia, &p.ba); err != nil {
+		if r := keptReason(err); r != "" && ta.Type != ggufx.TypeBITCOS {
+			// A stock tensor repack must keep (code 3, NaN scale) is
+			// BITCOS or another type in the other file.
+			v.diff("tensor %q: %v in the original, where it cannot be converted (%s), %v in the other file", ta.Name, ta.Type, r, tb.Type)
+			return nil
+		}
+		return err
+	}
+	if err := loadAny(p.b, ib, &p.bb); err != nil {
+		return err
+	}
+	if tb.Type == ggufx.TypeBITCOS {
+		v.BitcosChecked++
+		n := int64(p.bb.p.K) * int64(p.bb.p.Rows)
+		p.weights += n
+		p.zeros += n - nonZeros(&p.bb.p)
+		if st := p.b.meta.Sources[tb.Name]; ta.Type != ggufx.TypeBITCOS && st != sourceTypeOf(ta) {
+			v.diff("tensor %q: %s says its source type is %v, the original's is %v", tb.Name, bitcos.KeySourceTypes, st, sourceTypeOf(ta))
+		}
+	}
+	if ternarizable(ta) {
+		p.lossy = "the original is a float master, ternarized (lossy by request)"
+	}
+	if r, e, d := format.FirstDiff(&p.ba.p, &p.bb.p); d {
+		v.diff("tensor %q: ternary value differs at row %d element %d (%d vs %d)", ta.Name, r, e, p.ba.p.Value(r, e), p.bb.p.Value(r, e))
+	}
+	if !equalScales(&p.ba.s, &p.bb.s) {
+		v.diff("tensor %q: scales differ (%s)", ta.Name, scaleDiff(&p.ba.s, &p.bb.s))
+	}
+	return nil
+}
+
+// checkRoundTrip streams the round trip (roundTrip) when it applies: b is a
+// BITCOS file of a stock original a, nothing was lossy, fast is not asked
+// and the files do not already differ; otherwise v.RoundTrip says why not.
+func checkRoundTrip(v *VerifyResult, a, b *input, lossy string, fast bool) error {
 	switch {
 	case b.meta == nil || a.meta != nil:
 		v.RoundTrip = "not applicable: the repacked file is not a BITCOS file of a stock original"
 	case lossy != "":
 		v.RoundTrip = "not applicable: " + lossy
-	case opt.Fast:
+	case fast:
 		v.RoundTrip = "skipped (fast)"
 	case !v.OK():
 		v.RoundTrip = "skipped: the files already differ"
 	default:
-		if err := roundTrip(v, a, b); err != nil {
-			return nil, err
-		}
+		return roundTrip(v, a, b)
 	}
-	return v, nil
+	return nil
 }
 
 // sourceTypeOf is the source type a repack records for original tensor t:
