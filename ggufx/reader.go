@@ -221,120 +221,154 @@ func parse(r io.ReaderAt, size int64, name string) (*File, error) {
 		size: uint64(size),
 	}
 	f := &File{Path: name, FileSize: size, r: r}
+	var err error
+	if f.Version, err = readVersion(src, size); err != nil {
+		return nil, err
+	}
+	nTensors, nKV, err := readCounts(src)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.readKVs(src, nKV); err != nil {
+		return nil, err
+	}
+	if err := f.readTensorInfos(src, nTensors); err != nil {
+		return nil, err
+	}
+	if err := f.checkPlacement(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
 
-	// Magic and version.
+// readVersion reads the magic and the version, which must be 2 or 3, of a
+// file of size bytes.
+func readVersion(src *streamSource, size int64) (uint32, error) {
 	if size < 4 {
-		return nil, fmt.Errorf("truncated: file is %d bytes, too short for the GGUF magic", size)
+		return 0, fmt.Errorf("truncated: file is %d bytes, too short for the GGUF magic", size)
 	}
 	magic, err := src.appendN(nil, 4)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	if string(magic) != Magic {
-		return nil, fmt.Errorf("not a GGUF file: magic %q, want %q", magic, Magic)
+		return 0, fmt.Errorf("not a GGUF file: magic %q, want %q", magic, Magic)
 	}
 	v, err := src.u32("version")
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	switch {
 	case v == 2 || v == 3:
 	case v == 0:
-		return nil, fmt.Errorf("invalid GGUF version 0")
+		return 0, fmt.Errorf("invalid GGUF version 0")
 	case v&0xFFFF == 0:
-		return nil, fmt.Errorf("GGUF version field is %#08x, which is version %d byte-swapped: "+
+		return 0, fmt.Errorf("GGUF version field is %#08x, which is version %d byte-swapped: "+
 			"this is a big-endian GGUF file; only little-endian files are supported", v, swap32(v))
 	case v == 1:
-		return nil, fmt.Errorf("GGUF version 1 is not supported (only versions 2 and 3)")
+		return 0, fmt.Errorf("GGUF version 1 is not supported (only versions 2 and 3)")
 	default:
-		return nil, fmt.Errorf("GGUF version %d is not supported (only versions 2 and 3)", v)
+		return 0, fmt.Errorf("GGUF version %d is not supported (only versions 2 and 3)", v)
 	}
-	f.Version = v
+	return v, nil
+}
 
-	nTensors, err := src.u64("tensor count")
-	if err != nil {
-		return nil, err
+// readCounts reads the tensor and KV counts and checks that so many could
+// fit in the bytes left.
+func readCounts(src *streamSource) (nTensors, nKV uint64, err error) {
+	if nTensors, err = src.u64("tensor count"); err != nil {
+		return 0, 0, err
 	}
-	nKV, err := src.u64("kv count")
-	if err != nil {
-		return nil, err
+	if nKV, err = src.u64("kv count"); err != nil {
+		return 0, 0, err
 	}
 	if nTensors > math.MaxInt64 {
-		return nil, fmt.Errorf("tensor count %d is negative as int64", int64(nTensors))
+		return 0, 0, fmt.Errorf("tensor count %d is negative as int64", int64(nTensors))
 	}
 	if nKV > math.MaxInt64 {
-		return nil, fmt.Errorf("kv count %d is negative as int64", int64(nKV))
+		return 0, 0, fmt.Errorf("kv count %d is negative as int64", int64(nKV))
 	}
 	if nKV > src.left()/minKVSize {
-		return nil, fmt.Errorf("kv count %d cannot fit in the %d bytes left (each needs at least %d)", nKV, src.left(), minKVSize)
+		return 0, 0, fmt.Errorf("kv count %d cannot fit in the %d bytes left (each needs at least %d)", nKV, src.left(), minKVSize)
 	}
 	if nTensors > src.left()/minTensorSize {
-		return nil, fmt.Errorf("tensor count %d cannot fit in the %d bytes left (each needs at least %d)", nTensors, src.left(), minTensorSize)
+		return 0, 0, fmt.Errorf("tensor count %d cannot fit in the %d bytes left (each needs at least %d)", nTensors, src.left(), minTensorSize)
 	}
+	return nTensors, nKV, nil
+}
 
-	// Key-value pairs.
-	f.KVs = make([]KV, 0, min(nKV, 1024))
-	f.kvIndex = make(map[string]int, min(nKV, 1024))
-	for i := uint64(0); i < nKV; i++ {
+// readKVs reads the n key-value pairs into f.KVs and f.kvIndex, then
+// f.Alignment from them.
+func (f *File) readKVs(src *streamSource, n uint64) error {
+	f.KVs = make([]KV, 0, min(n, 1024))
+	f.kvIndex = make(map[string]int, min(n, 1024))
+	for i := uint64(0); i < n; i++ {
 		key, err := src.str("key")
 		if err != nil {
-			return nil, fmt.Errorf("kv %d: %w", i, err)
+			return fmt.Errorf("kv %d: %w", i, err)
 		}
 		if key == "" {
-			return nil, fmt.Errorf("kv %d: empty key", i)
+			return fmt.Errorf("kv %d: empty key", i)
 		}
 		if j, dup := f.kvIndex[key]; dup {
-			return nil, fmt.Errorf("kv %d %q: duplicate key (also kv %d)", i, key, j)
+			return fmt.Errorf("kv %d %q: duplicate key (also kv %d)", i, key, j)
 		}
 		t, err := src.u32("value type")
 		if err != nil {
-			return nil, fmt.Errorf("kv %d %q: %w", i, key, err)
+			return fmt.Errorf("kv %d %q: %w", i, key, err)
 		}
 		vt := ValueType(t)
 		if !vt.Valid() {
-			return nil, fmt.Errorf("kv %d %q: invalid value type %d", i, key, t)
+			return fmt.Errorf("kv %d %q: invalid value type %d", i, key, t)
 		}
 		raw, err := scanValue(src, vt, nil, 0)
 		if err != nil {
-			return nil, fmt.Errorf("kv %d %q: %w", i, key, err)
+			return fmt.Errorf("kv %d %q: %w", i, key, err)
 		}
 		f.kvIndex[key] = len(f.KVs)
 		f.KVs = append(f.KVs, KV{Key: key, Type: vt, Raw: raw})
 	}
+	var err error
 	f.Alignment, err = alignmentOf(f.KVs, f.kvIndex)
-	if err != nil {
-		return nil, err
-	}
+	return err
+}
 
-	// Tensor infos.
-	f.Tensors = make([]TensorInfo, 0, min(nTensors, 4096))
-	f.tIndex = make(map[string]int, min(nTensors, 4096))
-	for i := uint64(0); i < nTensors; i++ {
+// readTensorInfos reads the n tensor infos into f.Tensors and f.tIndex, and
+// sets f.headerEnd and f.DataOffset where they end.
+func (f *File) readTensorInfos(src *streamSource, n uint64) error {
+	f.Tensors = make([]TensorInfo, 0, min(n, 4096))
+	f.tIndex = make(map[string]int, min(n, 4096))
+	for i := uint64(0); i < n; i++ {
 		tname, err := src.str("tensor name")
 		if err != nil {
-			return nil, fmt.Errorf("tensor %d: %w", i, err)
+			return fmt.Errorf("tensor %d: %w", i, err)
 		}
 		ti, err := readTensorInfo(src, tname, f.Alignment)
 		if err != nil {
-			return nil, fmt.Errorf("tensor %d %q: %w", i, tname, err)
+			return fmt.Errorf("tensor %d %q: %w", i, tname, err)
 		}
 		if j, dup := f.tIndex[tname]; dup {
-			return nil, fmt.Errorf("tensor %d %q: duplicate tensor name (also tensor %d)", i, tname, j)
+			return fmt.Errorf("tensor %d %q: duplicate tensor name (also tensor %d)", i, tname, j)
 		}
 		f.tIndex[tname] = len(f.Tensors)
 		f.Tensors = append(f.Tensors, ti)
 	}
 	f.headerEnd = src.pos
 	f.DataOffset = alignUp(src.pos, f.Alignment)
+	return nil
+}
 
-	// Tensor data placement.
+// checkPlacement checks that every tensor's data lies inside the file and
+// overlaps no other tensor's.
+func (f *File) checkPlacement() error {
+	size := f.FileSize
 	if len(f.Tensors) > 0 && f.DataOffset > uint64(size) {
-		return nil, fmt.Errorf("truncated: the data section would start at offset %d, beyond the end of the file (size %d)", f.DataOffset, size)
+		return fmt.Errorf("truncated: the data section would start at offset %d, beyond the end of the file (size %d)", f.DataOffset, size)
 	}
 	for i, t := range f.Tensors {
 		room := uint64(size) - f.DataOffset // DataOffset <= size here
 		if t.Offset > room || t.Size > room-t.Offset {
-			return nil, fmt.Errorf("tensor %d %q: data (offset %d, %d bytes) extends beyond the end of the file (data section at %d, file size %d)",
+			return fmt.Errorf("tensor %d %q: data (offset %d, %d bytes) extends beyond the end of the file (data section at %d, file size %d)",
 				i, t.Name, t.Offset, t.Size, f.DataOffset, size)
 		}
 	}
@@ -355,11 +389,11 @@ func parse(r io.ReaderAt, size int64, name string) (*File, error) {
 	for k := 1; k < len(order); k++ {
 		a, b := f.Tensors[order[k-1]], f.Tensors[order[k]]
 		if a.Offset+a.Size > b.Offset {
-			return nil, fmt.Errorf("tensor %d %q (data %d..%d) overlaps tensor %d %q (data %d..%d)",
+			return fmt.Errorf("tensor %d %q (data %d..%d) overlaps tensor %d %q (data %d..%d)",
 				order[k], b.Name, b.Offset, b.Offset+b.Size, order[k-1], a.Name, a.Offset, a.Offset+a.Size)
 		}
 	}
-	return f, nil
+	return nil
 }
 
 func swap32(v uint32) uint32 {
