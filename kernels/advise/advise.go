@@ -95,12 +95,6 @@ func Run(o Options) (*Result, error) {
 	if err := o.defaults(); err != nil {
 		return nil, err
 	}
-	progress := func(format string, args ...any) {
-		if o.Progress != nil {
-			fmt.Fprintf(o.Progress, "advise: "+format+"\n", args...)
-		}
-	}
-
 	f, err := Features(o.Build)
 	if err != nil {
 		return nil, err
@@ -108,7 +102,67 @@ func Run(o Options) (*Result, error) {
 	if o.Kernel != "" && !slices.Contains(kernelNames(), o.Kernel) {
 		return nil, fmt.Errorf("unknown kernel %q (one of %s)", o.Kernel, strings.Join(kernelNames(), ", "))
 	}
-	res := &Result{
+	s := &session{o: o, res: newResult(o, f)}
+	if err := s.pickKernels(f); err != nil {
+		return nil, err
+	}
+	s.noteSetting()
+	if procs := runtime.GOMAXPROCS(0); procs < slices.Max(o.Threads) {
+		runtime.GOMAXPROCS(slices.Max(o.Threads))
+		defer runtime.GOMAXPROCS(procs)
+	}
+	if err := s.generate(); err != nil {
+		return nil, err
+	}
+
+	// The budget: a fifth for the read bandwidth, a sixth for the compute
+	// terms, the rest for the GEMVs; each split evenly.
+	readSlice := o.Budget / 5 / time.Duration(len(o.Threads))
+	computeSlice := o.Budget / 6 / time.Duration(len(s.ks)*len(s.acts)*len(o.Threads))
+	gemvSlice := (o.Budget - o.Budget/5 - o.Budget/6) / time.Duration(len(o.Threads))
+
+	reads := s.measureReads(readSlice)
+	if err := s.measureComputes(computeSlice); err != nil {
+		return nil, err
+	}
+	stack, maxRows := s.buildStack()
+	s.measureThreads(reads, stack, maxRows, gemvSlice)
+	s.res.ElapsedSeconds = time.Since(start).Seconds()
+	return s.res, nil
+}
+
+// session is one Run: its options, the result it fills, and what one
+// phase hands the next.
+type session struct {
+	o   Options
+	res *Result
+	rng *rand.Rand
+
+	// ks: the native layout's kernel, the tq2_0 layout's, then the TQ2_0
+	// file's unless the tq2_0 layout runs it (measureGEMV's convention)
+	native, layout, file kernel
+	ks                   []kernel
+	roles                [][]string
+
+	base     []*matrix   // one matrix per shape
+	acts     map[int]act // per distinct K
+	layerTQ2 int64       // the TQ2_0 bytes of one layer (base)
+	// gamma[kernel][threads][K]: median ns per 32 weights per thread, the
+	// kernel indexed as in ks
+	gamma []map[int]map[int]float64
+}
+
+// progress writes one line to o.Progress, when set.
+func (s *session) progress(format string, args ...any) {
+	if s.o.Progress != nil {
+		fmt.Fprintf(s.o.Progress, "advise: "+format+"\n", args...)
+	}
+}
+
+// newResult is the result before any measurement: the machine, the rule
+// for features f, and what o asks.
+func newResult(o Options, f ckern.Features) *Result {
+	return &Result{
 		CPU: cpuInfo(), Build: o.Build, BuiltKernels: BuiltNames(f),
 		Rule:  RuleFor(f, o.Kernel),
 		Model: o.Model, Z: o.Z, ZSource: o.ZSource, FP16Scales: !o.F32,
@@ -117,17 +171,21 @@ func Run(o Options) (*Result, error) {
 		BudgetSeconds:   o.Budget.Seconds(),
 		Notes:           slices.Clone(o.Notes),
 	}
+}
+
+// pickKernels picks the kernels timed for features f (the rule's, the
+// tq2_0 layout's, the TQ2_0 file's) and notes what they run.
+func (s *session) pickKernels(f ckern.Features) error {
+	o, res := s.o, s.res
 	native, err := bitcosKernel(res.Rule.Kernel, o.Build)
 	if err != nil {
-		return nil, fmt.Errorf("the rule picks %s: %w", res.Rule.Kernel, err)
+		return fmt.Errorf("the rule picks %s: %w", res.Rule.Kernel, err)
 	}
 	file := tq2Kernel(hasAVX2(f))
 	layout, err := tq2LayoutKernel(res.Rule, file, o.F32, hasAVX2(f))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	// ks: the native layout's kernel, the tq2_0 layout's, then the TQ2_0
-	// file's unless the tq2_0 layout runs it (measureGEMV's convention)
 	ks := []kernel{native, layout}
 	roles := [][]string{{RoleNative}, {RoleTQ2Layout, RoleFile}}
 	if layout.Name != file.Name {
@@ -141,6 +199,15 @@ func Run(o Options) (*Result, error) {
 		res.Notes = append(res.Notes, "the tq2_0 layout runs ggml's TQ2_0 kernel here (no tq2_0_vnni in this build), as the TQ2_0 file does: one pass serves both, and the tq2_0 layout's ratio to the file is 1 by construction")
 	}
 	res.Notes = append(res.Notes, "the TQ2_0 file's kernel here is gguf-bitcos' yardstick ("+file.Build+"), with ggml's lanes, reduction and float order, not ggml's own code: where TQ2_0 is compute-bound, ggml's build of its kernel may differ in speed (docs/BENCHMARKS.md)")
+	s.native, s.layout, s.file, s.ks, s.roles = native, layout, file, ks, roles
+	return nil
+}
+
+// noteSetting notes what in the setting may colour the timings: buffers
+// near the cache, the loader's environment variables, threads beyond the
+// CPUs.
+func (s *session) noteSetting() {
+	o, res := s.o, s.res
 	if l3 := int64(cpuid.CPU.Cache.L3); l3 > 0 && min(o.ReadBytes, o.StackBytes) < 4*l3 {
 		res.Notes = append(res.Notes, fmt.Sprintf("the read buffer (%d MiB) or the GEMV stack (%d MiB of TQ2_0) is under 4x the L3 (%d MiB): part of it may come from cache", o.ReadBytes>>20, o.StackBytes>>20, l3>>20))
 	}
@@ -152,103 +219,115 @@ func Run(o Options) (*Result, error) {
 	if runtime.NumCPU() < slices.Max(o.Threads) {
 		res.Notes = append(res.Notes, fmt.Sprintf("%d threads on %d logical CPUs: threads share cores", slices.Max(o.Threads), runtime.NumCPU()))
 	}
-	if procs := runtime.GOMAXPROCS(0); procs < slices.Max(o.Threads) {
-		runtime.GOMAXPROCS(slices.Max(o.Threads))
-		defer runtime.GOMAXPROCS(procs)
-	}
+}
 
-	// Data: one matrix per shape, checked, then copied into a stack of layers.
-	progress("generating %v at z = %.3f", o.Shapes, o.Z)
-	rng := rand.New(rand.NewPCG(o.Seed, 0xad1e))
-	base := make([]*matrix, len(o.Shapes))
-	acts := map[int]act{}
-	var layerTQ2 int64
-	for i, s := range o.Shapes {
-		if base[i], err = genMatrix(rng, s, o.Z, !o.F32); err != nil {
-			return nil, err
+// generate makes the data: one matrix per shape and one activation per
+// distinct K, each matrix checked against every kernel, and the kernels
+// that share a float order against each other.
+func (s *session) generate() error {
+	o, res := s.o, s.res
+	s.progress("generating %v at z = %.3f", o.Shapes, o.Z)
+	s.rng = rand.New(rand.NewPCG(o.Seed, 0xad1e))
+	s.base = make([]*matrix, len(o.Shapes))
+	s.acts = map[int]act{}
+	base, acts := s.base, s.acts
+	var err error
+	for i, sh := range o.Shapes {
+		if base[i], err = genMatrix(s.rng, sh, o.Z, !o.F32); err != nil {
+			return err
 		}
-		if _, ok := acts[s.K]; !ok {
-			acts[s.K] = newAct(rng, s.K)
+		if _, ok := acts[sh.K]; !ok {
+			acts[sh.K] = newAct(s.rng, sh.K)
 		}
-		for _, k := range ks {
-			if err := check(k, base[i], acts[s.K]); err != nil {
-				return nil, fmt.Errorf("results wrong before timing (a bug): %w", err)
+		for _, k := range s.ks {
+			if err := check(k, base[i], acts[sh.K]); err != nil {
+				return fmt.Errorf("results wrong before timing (a bug): %w", err)
 			}
 		}
-		if layout.F32 && layout.order == native.order {
-			if err := sameBits(layout, native, base[i], acts[s.K]); err != nil {
-				return nil, fmt.Errorf("the tq2_0 layout's kernel and the native layout's disagree (a bug): %w", err)
+		if s.layout.F32 && s.layout.order == s.native.order {
+			if err := sameBits(s.layout, s.native, base[i], acts[sh.K]); err != nil {
+				return fmt.Errorf("the tq2_0 layout's kernel and the native layout's disagree (a bug): %w", err)
 			}
-		} else if len(ks) == 3 && layout.order == file.order {
-			if err := sameBits(layout, file, base[i], acts[s.K]); err != nil {
-				return nil, fmt.Errorf("the tq2_0 layout's kernel and the TQ2_0 file's disagree (a bug): %w", err)
+		} else if len(s.ks) == 3 && s.layout.order == s.file.order {
+			if err := sameBits(s.layout, s.file, base[i], acts[sh.K]); err != nil {
+				return fmt.Errorf("the tq2_0 layout's kernel and the TQ2_0 file's disagree (a bug): %w", err)
 			}
 		}
-		w32 := float64(s.K*s.Rows) / 32
-		res.Shapes = append(res.Shapes, ShapeInfo{Shape: s,
+		w32 := float64(sh.K*sh.Rows) / 32
+		res.Shapes = append(res.Shapes, ShapeInfo{Shape: sh,
 			BitcosBytes32: float64(base[i].bitcosBytes()) / w32, TQ2Bytes32: float64(len(base[i].tq2)) / w32})
-		layerTQ2 += int64(len(base[i].tq2))
+		s.layerTQ2 += int64(len(base[i].tq2))
 	}
+	return nil
+}
 
-	// The budget: a fifth for the read bandwidth, a sixth for the compute
-	// terms, the rest for the GEMVs; each split evenly.
-	readSlice := o.Budget / 5 / time.Duration(len(o.Threads))
-	computeSlice := o.Budget / 6 / time.Duration(len(ks)*len(acts)*len(o.Threads))
-	gemvSlice := (o.Budget - o.Budget/5 - o.Budget/6) / time.Duration(len(o.Threads))
-
-	progress("read bandwidth (%d MiB buffer)", o.ReadBytes>>20)
-	buf := readBuffer(o.ReadBytes)
+// measureReads measures the read bandwidth at each thread count, slice
+// each, in a buffer freed afterwards.
+func (s *session) measureReads(slice time.Duration) []Summary {
+	s.progress("read bandwidth (%d MiB buffer)", s.o.ReadBytes>>20)
+	buf := readBuffer(s.o.ReadBytes)
 	runtime.GC()
-	reads := make([]Summary, len(o.Threads))
-	for i, t := range o.Threads {
-		reads[i] = measureRead(buf, t, readSlice)
+	reads := make([]Summary, len(s.o.Threads))
+	for i, t := range s.o.Threads {
+		reads[i] = measureRead(buf, t, slice)
 	}
 	buf = nil
 	runtime.GC()
 	debug.FreeOSMemory()
+	return reads
+}
 
-	progress("compute terms, data in cache")
+// measureComputes measures each kernel's compute term (gamma) at each
+// thread count and distinct K, slice each, on matrices that stay in cache,
+// and records them in res.Kernels.
+func (s *session) measureComputes(slice time.Duration) error {
+	o := s.o
+	s.progress("compute terms, data in cache")
 	// per distinct K, a matrix of cacheRows rows that stays in cache
 	cached := map[int]*matrix{}
-	for _, m := range base {
+	for _, m := range s.base {
 		if cached[m.K] != nil {
 			continue
 		}
-		if cached[m.K], err = genMatrix(rng, Shape{K: m.K, Rows: cacheRows(m.K)}, o.Z, !o.F32); err != nil {
-			return nil, err
+		var err error
+		if cached[m.K], err = genMatrix(s.rng, Shape{K: m.K, Rows: cacheRows(m.K)}, o.Z, !o.F32); err != nil {
+			return err
 		}
 	}
-	// gamma[kernel][threads][K]: median ns per 32 weights per thread, the
-	// kernel indexed as in ks
-	gamma := make([]map[int]map[int]float64, len(ks))
-	for i, k := range ks {
+	gamma := make([]map[int]map[int]float64, len(s.ks))
+	for i, k := range s.ks {
 		gamma[i] = map[int]map[int]float64{}
-		kr := KernelResult{Name: k.Name, Build: k.Build, Layout: LayoutNative, Roles: roles[i]}
+		kr := KernelResult{Name: k.Name, Build: k.Build, Layout: LayoutNative, Roles: s.roles[i]}
 		if k.TQ2 {
 			kr.Layout = LayoutTQ2
 		}
 		for _, t := range o.Threads {
 			gamma[i][t] = map[int]float64{}
-			for _, m := range base {
+			for _, m := range s.base {
 				if _, done := gamma[i][t][m.K]; done {
 					continue
 				}
 				c := cached[m.K]
-				s := measureCompute(k, c, acts[m.K], t, computeSlice)
-				gamma[i][t][m.K] = s.Median
-				kr.Compute = append(kr.Compute, ComputeResult{Threads: t, K: m.K, Rows: c.Rows, Ns32: s})
+				sum := measureCompute(k, c, s.acts[m.K], t, slice)
+				gamma[i][t][m.K] = sum.Median
+				kr.Compute = append(kr.Compute, ComputeResult{Threads: t, K: m.K, Rows: c.Rows, Ns32: sum})
 			}
 		}
-		res.Kernels = append(res.Kernels, kr)
+		s.res.Kernels = append(s.res.Kernels, kr)
 	}
-	cached = nil
+	s.gamma = gamma
+	return nil
+}
 
-	layers := int(max(1, (o.StackBytes+layerTQ2-1)/layerTQ2))
-	progress("stack of %d layers", layers)
-	var stack []*matrix
-	maxRows := 0
+// buildStack copies the base matrices into a stack of layers of at least
+// o.StackBytes of TQ2_0, records its size in res.Stack, and returns it with
+// its largest row count.
+func (s *session) buildStack() (stack []*matrix, maxRows int) {
+	res := s.res
+	layers := int(max(1, (s.o.StackBytes+s.layerTQ2-1)/s.layerTQ2))
+	s.progress("stack of %d layers", layers)
 	for l := range layers {
-		for _, m := range base {
+		for _, m := range s.base {
 			if l > 0 {
 				m = m.clone()
 			}
@@ -261,34 +340,42 @@ func Run(o Options) (*Result, error) {
 	}
 	res.Stack.Layers = layers
 	runtime.GC() // now, not concurrently with the timed passes
+	return stack, maxRows
+}
 
-	shapeCosts := func(t int) []ShapeCost {
-		sc := make([]ShapeCost, len(base))
-		for i, m := range base {
-			sc[i] = ShapeCost{Weights: float64(m.K * m.Rows),
-				Bitcos: Cost{Bytes32: res.Shapes[i].BitcosBytes32, Compute32: gamma[0][t][m.K]},
-				TQ2:    Cost{Bytes32: res.Shapes[i].TQ2Bytes32, Compute32: gamma[1][t][m.K]},
-				File:   Cost{Bytes32: res.Shapes[i].TQ2Bytes32, Compute32: gamma[len(ks)-1][t][m.K]}}
-		}
-		return sc
+// shapeCosts is the roofline's costs of each shape at t threads: the bytes
+// per 32 weights and the measured compute terms.
+func (s *session) shapeCosts(t int) []ShapeCost {
+	sc := make([]ShapeCost, len(s.base))
+	for i, m := range s.base {
+		sc[i] = ShapeCost{Weights: float64(m.K * m.Rows),
+			Bitcos: Cost{Bytes32: s.res.Shapes[i].BitcosBytes32, Compute32: s.gamma[0][t][m.K]},
+			TQ2:    Cost{Bytes32: s.res.Shapes[i].TQ2Bytes32, Compute32: s.gamma[1][t][m.K]},
+			File:   Cost{Bytes32: s.res.Shapes[i].TQ2Bytes32, Compute32: s.gamma[len(s.ks)-1][t][m.K]}}
 	}
+	return sc
+}
+
+// measureThreads times the GEMVs over the stack at each thread count, slice
+// each, against the roofline's prediction from that count's read bandwidth
+// (reads), and records them in res.Threads.
+func (s *session) measureThreads(reads []Summary, stack []*matrix, maxRows int, slice time.Duration) {
+	res := s.res
 	out := make([]float32, maxRows)
 	counters := make([]atomic.Int64, len(stack))
 	w32 := float64(res.Stack.Weights) / 32
-	for i, t := range o.Threads {
-		progress("GEMV at %d thread(s)", t)
+	for i, t := range s.o.Threads {
+		s.progress("GEMV at %d thread(s)", t)
 		tr := ThreadResult{Threads: t, ReadGBs: reads[i], Beta: reads[i].Median / float64(t), RuleLayout: res.Rule.Layout}
-		tr.Predicted = Predict(shapeCosts(t), tr.Beta)
+		tr.Predicted = Predict(s.shapeCosts(t), tr.Beta)
 		tr.PredictedWinner = Winner(tr.Predicted.Ratio)
-		tr.Measured = measureGEMV(ks, stack, acts, out, t, counters, gemvSlice)
+		tr.Measured = measureGEMV(s.ks, stack, s.acts, out, t, counters, slice)
 		tr.Measured.BitcosNs32 = tr.Measured.BitcosMs.Median * 1e6 * float64(t) / w32
 		tr.Measured.TQ2Ns32 = tr.Measured.TQ2Ms.Median * 1e6 * float64(t) / w32
 		tr.Measured.FileNs32 = tr.Measured.FileMs.Median * 1e6 * float64(t) / w32
 		tr.Agrees = tr.Measured.Verdict.Winner == res.Rule.Layout
 		res.Threads = append(res.Threads, tr)
 	}
-	res.ElapsedSeconds = time.Since(start).Seconds()
-	return res, nil
 }
 
 // defaults fills the zero fields of o and checks the others.
