@@ -145,58 +145,98 @@ func f32Head(in, out string, rows []byte) error {
 // and small enough that no f16 block scale overflows (llama-quantize
 // rejects a non-finite scale).
 func edgeRows() [][]float32 {
-	rng := rand.New(rand.NewPCG(2026, 11))
-	negz := float32(math.Copysign(0, -1))
-	gauss := func(s float64) float32 { return float32(rng.NormFloat64() * s) }
-	var rows [][]float32
-	add := func(f func(i int) float32) {
-		row := make([]float32, rowLen)
-		for i := range row {
-			row[i] = f(i)
-		}
-		rows = append(rows, row)
+	e := &edgeSet{rng: rand.New(rand.NewPCG(2026, 11))}
+	e.zeros()
+	e.outliers()
+	e.tiny()
+	e.grids()
+	e.offsets()
+	e.sparse()
+	e.scales()
+	e.gaussians()
+	return e.rows
+}
+
+// edgeSet gathers edgeRows' rows, each method a group of them in order; all
+// draw from one random stream, so the order of the calls and of the rows
+// within them fixes every value.
+type edgeSet struct {
+	rng  *rand.Rand
+	rows [][]float32
+}
+
+// negz is -0.
+var negz = float32(math.Copysign(0, -1))
+
+// gauss draws a gaussian of standard deviation s.
+func (e *edgeSet) gauss(s float64) float32 { return float32(e.rng.NormFloat64() * s) }
+
+// add appends a row of rowLen values f(0), f(1), ..., in that order.
+func (e *edgeSet) add(f func(i int) float32) {
+	row := make([]float32, rowLen)
+	for i := range row {
+		row[i] = f(i)
 	}
-	add(func(int) float32 { return 0 })    // 0 all +0
-	add(func(int) float32 { return negz }) // 1 all -0
-	add(func(i int) float32 {              // 2 +-0 mix
+	e.rows = append(e.rows, row)
+}
+
+// zeros adds rows 0-2: +0, -0 and a mix of both.
+func (e *edgeSet) zeros() {
+	e.add(func(int) float32 { return 0 })    // 0 all +0
+	e.add(func(int) float32 { return negz }) // 1 all -0
+	e.add(func(i int) float32 {              // 2 +-0 mix
 		if i%3 == 0 {
 			return negz
 		}
 		return 0
 	})
-	add(func(i int) float32 { // 3 one huge positive value
+}
+
+// outliers adds rows 3-8: one huge value, one sign, constants (per row and
+// per 32).
+func (e *edgeSet) outliers() {
+	e.add(func(i int) float32 { // 3 one huge positive value
 		if i == 77 {
 			return 3e6
 		}
-		return gauss(0.01)
+		return e.gauss(0.01)
 	})
-	add(func(i int) float32 { // 4 one huge negative value (negative max)
+	e.add(func(i int) float32 { // 4 one huge negative value (negative max)
 		if i == 200 {
 			return -1e5
 		}
-		return gauss(0.02)
+		return e.gauss(0.02)
 	})
-	add(func(int) float32 { return -float32(rng.Float64()) - 0.001 }) // 5 all negative
-	add(func(int) float32 { return 1 })                               // 6 constant +1
-	add(func(int) float32 { return -1 })                              // 7 constant -1
+	e.add(func(int) float32 { return -float32(e.rng.Float64()) - 0.001 }) // 5 all negative
+	e.add(func(int) float32 { return 1 })                                 // 6 constant +1
+	e.add(func(int) float32 { return -1 })                                // 7 constant -1
 	c := float32(0)
-	add(func(i int) float32 { // 8 constant per 32 (q8_0 / q4_K sub-block)
+	e.add(func(i int) float32 { // 8 constant per 32 (q8_0 / q4_K sub-block)
 		if i%32 == 0 {
-			c = gauss(1)
+			c = e.gauss(1)
 		}
 		return c
 	})
-	add(func(int) float32 { return math.Float32frombits(rng.Uint32() & 0x807FFFFF) }) // 9 f32 denormals
-	add(func(i int) float32 {                                                         // 10 denormals and small normals
+}
+
+// tiny adds rows 9-12: f32 denormals, and values whose f16 scales flush to
+// 0 or are subnormal.
+func (e *edgeSet) tiny() {
+	e.add(func(int) float32 { return math.Float32frombits(e.rng.Uint32() & 0x807FFFFF) }) // 9 f32 denormals
+	e.add(func(i int) float32 {                                                           // 10 denormals and small normals
 		if i%2 == 0 {
-			return math.Float32frombits(rng.Uint32() & 0x807FFFFF)
+			return math.Float32frombits(e.rng.Uint32() & 0x807FFFFF)
 		}
-		return gauss(1e-3)
+		return e.gauss(1e-3)
 	})
-	add(func(int) float32 { return gauss(1e-20) })           // 11 below f16 range: scales flush to 0
-	add(func(int) float32 { return gauss(1e-6) })            // 12 f16-subnormal scales
-	add(func(i int) float32 { return float32(i%64-32) / 2 }) // 13 half integers -16..15.5
-	add(func(i int) float32 {                                // 14 q8_0 ties: amax 127 so d = 1, x.5 values
+	e.add(func(int) float32 { return e.gauss(1e-20) }) // 11 below f16 range: scales flush to 0
+	e.add(func(int) float32 { return e.gauss(1e-6) })  // 12 f16-subnormal scales
+}
+
+// grids adds rows 13-16: half integers, q8_0 ties, integers and a ramp.
+func (e *edgeSet) grids() {
+	e.add(func(i int) float32 { return float32(i%64-32) / 2 }) // 13 half integers -16..15.5
+	e.add(func(i int) float32 {                                // 14 q8_0 ties: amax 127 so d = 1, x.5 values
 		switch i % 32 {
 		case 0:
 			return 127
@@ -205,36 +245,50 @@ func edgeRows() [][]float32 {
 		}
 		return float32(i%32-16) + 0.5
 	})
-	add(func(i int) float32 { return float32(i%31 - 15) })                  // 15 integers -15..15
-	add(func(i int) float32 { return -1 + 2*float32(i)/float32(rowLen-1) }) // 16 ramp
-	add(func(int) float32 { return float32(rng.Float64()) })                // 17 all positive
-	add(func(int) float32 { return 5 + float32(rng.Float64()) })            // 18 positive offset
-	add(func(int) float32 { return -6 + float32(rng.Float64()) })           // 19 negative offset
-	add(func(i int) float32 {                                               // 20 one nonzero per 16
+	e.add(func(i int) float32 { return float32(i%31 - 15) })                  // 15 integers -15..15
+	e.add(func(i int) float32 { return -1 + 2*float32(i)/float32(rowLen-1) }) // 16 ramp
+}
+
+// offsets adds rows 17-19: all positive, and offset away from 0 either way.
+func (e *edgeSet) offsets() {
+	e.add(func(int) float32 { return float32(e.rng.Float64()) })      // 17 all positive
+	e.add(func(int) float32 { return 5 + float32(e.rng.Float64()) })  // 18 positive offset
+	e.add(func(int) float32 { return -6 + float32(e.rng.Float64()) }) // 19 negative offset
+}
+
+// sparse adds rows 20-23: mostly zeros, and two-valued rows.
+func (e *edgeSet) sparse() {
+	e.add(func(i int) float32 { // 20 one nonzero per 16
 		if i%16 == 5 {
-			return gauss(1)
+			return e.gauss(1)
 		}
 		return 0
 	})
-	add(func(i int) float32 { // 21 one nonzero in the row
+	e.add(func(i int) float32 { // 21 one nonzero in the row
 		if i == 131 {
 			return -0.75
 		}
 		return 0
 	})
-	add(func(i int) float32 { // 22 alternating +-a
+	e.add(func(i int) float32 { // 22 alternating +-a
 		if i%2 == 0 {
 			return 0.5
 		}
 		return -0.5
 	})
-	add(func(i int) float32 { // 23 two magnitudes, opposite signs, per 16
+	e.add(func(i int) float32 { // 23 two magnitudes, opposite signs, per 16
 		if i%16 < 8 {
 			return 0.3
 		}
 		return -0.29
 	})
-	add(func(i int) float32 { // 24 f16 extremes
+}
+
+// scales adds rows 24-31: f16 extremes and beyond, a heavy tail, scales
+// that vary within a row, +-0 with a few small values, and the values
+// nearest_int sees at .5.
+func (e *edgeSet) scales() {
+	e.add(func(i int) float32 { // 24 f16 extremes
 		switch i % 4 {
 		case 0:
 			return 65504
@@ -245,21 +299,21 @@ func edgeRows() [][]float32 {
 		}
 		return 5.9604645e-08 // smallest subnormal f16
 	})
-	add(func(int) float32 { return gauss(3e5) })                                          // 25 beyond f16 range
-	add(func(int) float32 { return float32(rng.NormFloat64() / (rng.Float64() + 0.01)) }) // 26 heavy tail
-	add(func(i int) float32 {                                                             // 27 tiny values and one big per row
+	e.add(func(int) float32 { return e.gauss(3e5) })                                            // 25 beyond f16 range
+	e.add(func(int) float32 { return float32(e.rng.NormFloat64() / (e.rng.Float64() + 0.01)) }) // 26 heavy tail
+	e.add(func(i int) float32 {                                                                 // 27 tiny values and one big per row
 		if i == 3 {
 			return 10
 		}
-		return gauss(1e-3)
+		return e.gauss(1e-3)
 	})
-	add(func(i int) float32 { // 28 sub-block scales 10^(j-4)
-		return gauss(math.Pow(10, float64(i/32-4)))
+	e.add(func(i int) float32 { // 28 sub-block scales 10^(j-4)
+		return e.gauss(math.Pow(10, float64(i/32-4)))
 	})
-	add(func(i int) float32 { // 29 scales 10^(j-10) per 16 weights (q6_K sub-blocks)
-		return gauss(math.Pow(10, float64(i/16-10)))
+	e.add(func(i int) float32 { // 29 scales 10^(j-10) per 16 weights (q6_K sub-blocks)
+		return e.gauss(math.Pow(10, float64(i/16-10)))
 	})
-	add(func(i int) float32 { // 30 +-0 with a few +-1e-3
+	e.add(func(i int) float32 { // 30 +-0 with a few +-1e-3
 		if i%7 == 0 {
 			return float32(i%3-1) * 1e-3
 		}
@@ -268,12 +322,15 @@ func edgeRows() [][]float32 {
 		}
 		return 0
 	})
-	add(func(i int) float32 { // 31 values nearest_int sees at .5: 32/x grid
+	e.add(func(i int) float32 { // 31 values nearest_int sees at .5: 32/x grid
 		return float32(i%32+1) / 64
 	})
-	for len(rows) < 64 { // 32..63 gaussians at scales 1e-7 .. 1e4
-		s := math.Pow(10, -7+11*float64(len(rows)-32)/31)
-		add(func(int) float32 { return gauss(s) })
+}
+
+// gaussians adds rows 32-63: gaussians at scales 1e-7 .. 1e4.
+func (e *edgeSet) gaussians() {
+	for len(e.rows) < 64 { // 32..63 gaussians at scales 1e-7 .. 1e4
+		s := math.Pow(10, -7+11*float64(len(e.rows)-32)/31)
+		e.add(func(int) float32 { return e.gauss(s) })
 	}
-	return rows
 }
