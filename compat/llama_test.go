@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/llamatest"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/modelgen"
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
@@ -22,22 +23,7 @@ import (
 // patches/ applied ($GGUF_BITCOS_LLAMA_BIN, e.g. build/bin). Tests that need
 // it skip without it: CI does not build llama.cpp.
 func llamaBin(t *testing.T, tool string) string {
-	return toolIn(t, "GGUF_BITCOS_LLAMA_BIN", "a patched llama.cpp build's bin folder", tool)
-}
-
-// toolIn is tool in the folder named by the environment variable env (what
-// says what that folder is); the test skips when it is unset or lacks tool.
-func toolIn(t *testing.T, env, what, tool string) string {
-	t.Helper()
-	dir := os.Getenv(env)
-	if dir == "" {
-		t.Skipf("%s is not set (%s)", env, what)
-	}
-	p := filepath.Join(dir, tool)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s: %v", p, err)
-	}
-	return p
+	return llamatest.ToolIn(t, "GGUF_BITCOS_LLAMA_BIN", "a patched llama.cpp build's bin folder", tool)
 }
 
 // TestGGUFSplitMerge: shards written by repack --split-max-size are merged

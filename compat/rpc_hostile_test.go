@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gguf-bitcos/gguf-bitcos/internal/llamatest"
 )
 
 // Issue 39's seven ways past the RPC server's BITCOS checks, each as a
@@ -52,7 +54,7 @@ func hostileServer(t *testing.T, asan bool, env []string) *rpcServer {
 	if !asan {
 		s = startRPCServer(t, env...)
 	} else {
-		s = startRPCServerBin(t, toolIn(t, "GGUF_BITCOS_LLAMA_ASAN_BIN", "a bin folder of the series built with -DGGML_SANITIZE_ADDRESS=ON", "ggml-rpc-server"), env...)
+		s = startRPCServerBin(t, llamatest.ToolIn(t, "GGUF_BITCOS_LLAMA_ASAN_BIN", "a bin folder of the series built with -DGGML_SANITIZE_ADDRESS=ON", "ggml-rpc-server"), env...)
 		t.Cleanup(func() { noSanitizerReport(t, s) })
 	}
 	t.Cleanup(func() { serverAnswers(t, s) })

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gguf-bitcos/gguf-bitcos/internal/llamatest"
 	"github.com/gguf-bitcos/gguf-bitcos/ppl"
 )
 
@@ -19,7 +20,7 @@ import (
 // asked for it by index). Tests that need it skip without it or without a
 // Vulkan0 device: CI builds no llama.cpp and has no Vulkan driver.
 func vulkanBin(t *testing.T, tool string) string {
-	p := toolIn(t, "GGUF_BITCOS_VULKAN_BIN", "the bin folder of a patched llama.cpp built with -DGGML_VULKAN=ON", tool)
+	p := llamatest.ToolIn(t, "GGUF_BITCOS_VULKAN_BIN", "the bin folder of a patched llama.cpp built with -DGGML_VULKAN=ON", tool)
 	dev := os.Getenv("GGUF_BITCOS_VULKAN_DEVICE")
 	if dev == "" {
 		dev = "0"
@@ -59,19 +60,9 @@ func vulkanModels(t *testing.T, arch string) (tq2, bitcos string) {
 // vulkanText is text for perplexity: a few hundred distinct words, so that a
 // small context holds several chunks.
 func vulkanText(t *testing.T) string {
-	var b strings.Builder
-	words := strings.Fields("the format stores a presence bitmap and one sign bit for every non zero weight " +
-		"of a ternary model so that token generation reads fewer bytes than two bit codes while the " +
+	return llamatest.Text(t, "the format stores a presence bitmap and one sign bit for every non zero weight "+
+		"of a ternary model so that token generation reads fewer bytes than two bit codes while the "+
 		"prompt runs through the matmul of the source type on blocks decoded in a scratch buffer")
-	for i := 0; i < 1400; i++ {
-		b.WriteString(words[(i*7+i/len(words))%len(words)])
-		b.WriteByte(' ')
-	}
-	p := filepath.Join(t.TempDir(), "text.txt")
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // TestVulkanPerplexityParity: TQ2_0 on Vulkan as base, its BITCOS repack on

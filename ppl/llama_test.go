@@ -4,10 +4,10 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/llamatest"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/modelgen"
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
@@ -17,31 +17,14 @@ import (
 // it); the test skips without one.
 func llamaPerplexity(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("GGUF_BITCOS_LLAMA_BIN")
-	if dir == "" {
-		t.Skip("GGUF_BITCOS_LLAMA_BIN is not set (a patched llama.cpp build's bin folder): the noise floor against the real llama-perplexity is not tested")
-	}
-	p := filepath.Join(dir, "llama-perplexity")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s: %v", p, err)
-	}
-	return p
+	return llamatest.ToolIn(t, "GGUF_BITCOS_LLAMA_BIN",
+		"a patched llama.cpp build's bin folder: the noise floor against the real llama-perplexity is not tested", "llama-perplexity")
 }
 
 // testText is enough text for three chunks of 128 tokens.
 func testText(t *testing.T) string {
-	var b strings.Builder
-	words := strings.Fields("a repack stores the same ternary values and scale bits in fewer bytes " +
+	return llamatest.Text(t, "a repack stores the same ternary values and scale bits in fewer bytes "+
 		"so the logits of the model do not change by a single bit when it is run")
-	for i := 0; i < 1400; i++ {
-		b.WriteString(words[(i*7+i/len(words))%len(words)])
-		b.WriteByte(' ')
-	}
-	p := filepath.Join(t.TempDir(), "text.txt")
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // oneCodeChanged copies TQ2_0 model in with one ternary code of
