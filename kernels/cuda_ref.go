@@ -75,22 +75,24 @@ func warpReduceSum(v *[cudaLanes]float32) {
 
 // VecDotQ8_1CUDA is the BITCOS x Q8_1 dot product of one row with one
 // activation column in the CUDA kernel's order (bitmap, signs, d16, d32 as
-// for VecDotQ8K; y: K/32 blocks):
+// for VecDotQ8K; y: K/32 blocks) for a row taken by warps warps of 32 lanes
+// (bitcos_cuda.cuh, BITCOS_CUDA_MMV_WARPS; T = 32 * warps threads):
 //
-//	chunk c = weights 32c..32c+31, taken by lane c % 32, in increasing c
+//	chunk c = weights 32c..32c+31, taken by thread c % T, in increasing c
 //	sumi_c  = exact int32 sum of t_j * y[c].Qs[j]
 //	d       = float32(scale(c/8) * fp16(y[c].D))        (rounded multiply)
-//	lane    = float32(lane + float32(float32(sumi_c) * d)), from +0
+//	thread  = float32(thread + float32(float32(sumi_c) * d)), from +0
+//	lane l  = thread l, then + thread 32w + l for w = 1 .. warps-1, in order
 //	result  = warpReduceSum over the 32 lanes (lane 0's value)
 //
 // The integer part walks the row with one sequential cursor: it shares no code
-// with the header's sign windows, nibble table and warp scan.
-func VecDotQ8_1CUDA(bitmap, signs []byte, d16 []uint16, d32 float32, y []BlockQ8_1) float32 {
+// with the header's sign windows, nibble table and scans.
+func VecDotQ8_1CUDA(bitmap, signs []byte, d16 []uint16, d32 float32, y []BlockQ8_1, warps int) float32 {
 	k := len(bitmap) * 8
-	if k%QK_K != 0 || len(y) < k/QK8_1 || (d16 != nil && len(d16) < k/QK_K) {
-		panic(fmt.Sprintf("kernels: VecDotQ8_1CUDA: %d bitmap bytes, %d blocks, %d scales", len(bitmap), len(y), len(d16)))
+	if k%QK_K != 0 || len(y) < k/QK8_1 || (d16 != nil && len(d16) < k/QK_K) || warps < 1 {
+		panic(fmt.Sprintf("kernels: VecDotQ8_1CUDA: %d bitmap bytes, %d blocks, %d scales, %d warps", len(bitmap), len(y), len(d16), warps))
 	}
-	var lanes [cudaLanes]float32
+	threads := make([]float32, cudaLanes*warps)
 	pos := 0 // next sign bit
 	for c := range k / QK8_1 {
 		var sumi int32
@@ -110,8 +112,15 @@ func VecDotQ8_1CUDA(bitmap, signs []byte, d16 []uint16, d32 float32, y []BlockQ8
 			scale = float16.Frombits(d16[c*QK8_1/QK_K]).Float32()
 		}
 		d := float32(scale * float16.Frombits(y[c].D).Float32())
-		l := c % cudaLanes
-		lanes[l] = float32(lanes[l] + float32(float32(sumi)*d))
+		l := c % len(threads)
+		threads[l] = float32(threads[l] + float32(float32(sumi)*d))
+	}
+	var lanes [cudaLanes]float32
+	for l := range lanes {
+		lanes[l] = threads[l]
+		for w := 1; w < warps; w++ {
+			lanes[l] = float32(lanes[l] + threads[w*cudaLanes+l])
+		}
 	}
 	warpReduceSum(&lanes)
 	return lanes[0]

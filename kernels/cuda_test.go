@@ -49,6 +49,13 @@ func buildCudaHarness(t *testing.T, out string, defs ...string) {
 	}
 }
 
+// cudaMmvWarps is the header's default BITCOS_CUDA_MMV_WARPS (a harness built
+// without -D runs it: TestCudaMatVecGeometry fails if they disagree), and
+// cudaWarps every warps-per-row the harness checks the mat-vec at.
+const cudaMmvWarps = 4
+
+var cudaWarps = []int{1, 2, 4, 8}
+
 // cudaCase: a BITCOS matrix from the real encoder, ncols activation columns
 // (floats and their QuantizeQ8_1CUDA blocks).
 type cudaCase struct {
@@ -118,7 +125,7 @@ func writeCudaCases(w io.Writer, cases []*cudaCase) error {
 type cudaResult struct {
 	dot []float32 // ncols * rows
 	q81 []byte    // the harness's quantize_q8_1 of x
-	q20 []byte    // bitcos_cuda_chunk_to_q2_0's Q2_0 blocks (rows * k/64 * 18), nil with an f32 scale
+	q20 []byte    // bitcos_cuda_chunk_to_q2_0's Q2_0 blocks (rows * k/64 * 18; unit scales with an f32 scale)
 	deq []float32 // bitcos_cuda_chunk_to_float's rows (rows * k)
 }
 
@@ -157,11 +164,9 @@ func runCudaHarness(t *testing.T, harness string, cases []*cudaCase) ([256]uint3
 		if _, err := io.ReadFull(r, cr.q81); err != nil {
 			t.Fatalf("case k=%d: %v", c.m.k, err)
 		}
-		if c.m.d16 != nil {
-			cr.q20 = make([]byte, c.m.rows*c.m.k/64*18)
-			if _, err := io.ReadFull(r, cr.q20); err != nil {
-				t.Fatalf("case k=%d: %v", c.m.k, err)
-			}
+		cr.q20 = make([]byte, c.m.rows*c.m.k/64*18)
+		if _, err := io.ReadFull(r, cr.q20); err != nil {
+			t.Fatalf("case k=%d: %v", c.m.k, err)
 		}
 		cr.deq = make([]float32, c.m.rows*c.m.k)
 		if err := binary.Read(r, le, cr.deq); err != nil {
@@ -176,8 +181,8 @@ func runCudaHarness(t *testing.T, harness string, cases []*cudaCase) ([256]uint3
 }
 
 // cudaDotMismatches counts the dot products that differ from VecDotQ8_1CUDA
-// in any bit, reporting the first few.
-func cudaDotMismatches(t *testing.T, cases []*cudaCase, res []cudaResult, report int) int {
+// with warps warps per row in any bit, reporting the first few.
+func cudaDotMismatches(t *testing.T, cases []*cudaCase, res []cudaResult, report, warps int) int {
 	t.Helper()
 	bad := 0
 	for i, c := range cases {
@@ -185,12 +190,12 @@ func cudaDotMismatches(t *testing.T, cases []*cudaCase, res []cudaResult, report
 		for col := range c.ncols() {
 			y := c.y[col*nb : (col+1)*nb]
 			for r := range m.rows {
-				want := VecDotQ8_1CUDA(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.d32, y)
+				want := VecDotQ8_1CUDA(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.d32, y, warps)
 				got := res[i].dot[col*m.rows+r]
 				if math.Float32bits(got) != math.Float32bits(want) {
 					if bad < report {
-						t.Errorf("k=%d z=%v rows=%d col %d row %d: harness %v (%#x), VecDotQ8_1CUDA %v (%#x)",
-							m.k, c.z, m.rows, col, r, got, math.Float32bits(got), want, math.Float32bits(want))
+						t.Errorf("warps=%d k=%d z=%v rows=%d col %d row %d: harness %v (%#x), VecDotQ8_1CUDA %v (%#x)",
+							warps, m.k, c.z, m.rows, col, r, got, math.Float32bits(got), want, math.Float32bits(want))
 					}
 					bad++
 				}
@@ -202,12 +207,15 @@ func cudaDotMismatches(t *testing.T, cases []*cudaCase, res []cudaResult, report
 
 // cudaQ2_0 is the Go encoder's Q2_0 (format.Q2_0, the bytes of ggml's
 // quantize_row_q2_0_ref) of the case's ternary values, each 64-weight block
-// taking the fp16 scale of its 256-block.
+// taking the fp16 scale of its 256-block, or 1.0 (0x3c00) with an f32 scale.
 func cudaQ2_0(t *testing.T, m *testRows) []byte {
 	t.Helper()
 	per64 := make([]uint16, m.rows*m.k/64)
 	for i := range per64 {
-		per64[i] = m.d16[i*64/QK_K]
+		per64[i] = 0x3c00
+		if m.d16 != nil {
+			per64[i] = m.d16[i*64/QK_K]
+		}
 	}
 	want := make([]byte, m.rows*m.k/64*18)
 	if err := format.Q2_0.Encode(m.p, &format.Scales{Group: 64, F16: per64}, want); err != nil {
@@ -216,15 +224,12 @@ func cudaQ2_0(t *testing.T, m *testRows) []byte {
 	return want
 }
 
-// cudaQ2_0Mismatches counts the fp16-scaled cases whose Q2_0 decode differs
-// from cudaQ2_0 in any byte, reporting the first few; it also returns the
-// number of fp16-scaled cases and Q2_0 blocks compared.
+// cudaQ2_0Mismatches counts the cases whose Q2_0 decode differs from cudaQ2_0
+// in any byte, reporting the first few; it also returns the number of cases
+// and Q2_0 blocks compared.
 func cudaQ2_0Mismatches(t *testing.T, cases []*cudaCase, res []cudaResult, report int) (bad, n, blocks int) {
 	t.Helper()
 	for i, c := range cases {
-		if c.m.d16 == nil {
-			continue
-		}
 		n++
 		want := cudaQ2_0(t, c.m)
 		blocks += len(want) / 18
@@ -285,9 +290,16 @@ func cudaTableEntry(key int) uint32 {
 }
 
 func TestCudaKernelHarness(t *testing.T) {
-	harness := filepath.Join(t.TempDir(), "harness")
-	buildCudaHarness(t, harness)
 	cases := cudaCases(t, 1, syclKs)
+	for _, warps := range cudaWarps {
+		t.Run(fmt.Sprintf("warps=%d", warps), func(t *testing.T) { cudaKernelHarness(t, cases, warps) })
+	}
+}
+
+// cudaKernelHarness: the harness built with warps warps per mat-vec row.
+func cudaKernelHarness(t *testing.T, cases []*cudaCase, warps int) {
+	harness := filepath.Join(t.TempDir(), "harness")
+	buildCudaHarness(t, harness, fmt.Sprintf("-DBITCOS_CUDA_MMV_WARPS=%d", warps))
 	table, res, err := runCudaHarness(t, harness, cases)
 	if err != nil {
 		t.Fatal(err)
@@ -297,7 +309,7 @@ func TestCudaKernelHarness(t *testing.T) {
 			t.Fatalf("bitcos_cuda_table[%#x] = %#08x, want %#08x", key, got, want)
 		}
 	}
-	if bad := cudaDotMismatches(t, cases, res, 5); bad != 0 {
+	if bad := cudaDotMismatches(t, cases, res, 5, warps); bad != 0 {
 		t.Fatalf("%d dot products differ from VecDotQ8_1CUDA", bad)
 	}
 	dots, weights, zeroRows := 0, 0, 0
@@ -321,23 +333,25 @@ func TestCudaKernelHarness(t *testing.T) {
 	if bad := cudaFloatMismatches(t, cases, res, 5); bad != 0 {
 		t.Fatalf("%d of %d float decodes differ from DequantizeRow", bad, len(cases))
 	}
-	t.Logf("%d row lengths x %d zero densities = %d matrices (%d all-zero rows), %d dot products over %d weights: bit-exact; "+
-		"nibble table and q8_1 quantization bit-exact; Q2_0 decode of the %d fp16-scaled matrices (%d blocks) byte-exact; "+
-		"float decode of all %d matrices bit-exact",
-		len(syclKs), len(cudaZs), len(cases), zeroRows, dots, weights, nq, blocks, len(cases))
+	t.Logf("%d row lengths x %d zero densities = %d matrices (%d all-zero rows), %d dot products over %d weights "+
+		"with %d warps per row: bit-exact; nibble table and q8_1 quantization bit-exact; Q2_0 decode of the %d matrices "+
+		"(%d blocks; unit scales for the f32-scaled ones) byte-exact; float decode of all %d matrices bit-exact",
+		len(syclKs), len(cudaZs), len(cases), zeroRows, dots, weights, warps, nq, blocks, len(cases))
 }
 
 // TestCudaBrokenKernelFails: the comparison catches a broken cursor advance
 // (BITCOS_CUDA_MUTATE_CURSOR=1: the sign window moves by 4 per nibble; =2: a
-// lane starts at its inclusive prefix) and another float order
-// (BITCOS_CUDA_MUTATE_ORDER=1: fmaf).
+// lane starts at its inclusive prefix; =3: a thread leaves out the earlier
+// warps of its row's step) and another float order (BITCOS_CUDA_MUTATE_ORDER=1:
+// fmaf), with the default warps per row.
 func TestCudaBrokenKernelFails(t *testing.T) {
 	cases := cudaCases(t, 2, []int{256, 768, 2560, 6912})
 	total := 0
 	for _, c := range cases {
 		total += c.ncols() * c.m.rows
 	}
-	for _, def := range []string{"-DBITCOS_CUDA_MUTATE_CURSOR=1", "-DBITCOS_CUDA_MUTATE_CURSOR=2", "-DBITCOS_CUDA_MUTATE_ORDER=1"} {
+	for _, def := range []string{"-DBITCOS_CUDA_MUTATE_CURSOR=1", "-DBITCOS_CUDA_MUTATE_CURSOR=2", "-DBITCOS_CUDA_MUTATE_CURSOR=3",
+		"-DBITCOS_CUDA_MUTATE_ORDER=1"} {
 		harness := filepath.Join(t.TempDir(), "harness")
 		buildCudaHarness(t, harness, def)
 		_, res, err := runCudaHarness(t, harness, cases)
@@ -346,13 +360,14 @@ func TestCudaBrokenKernelFails(t *testing.T) {
 			t.Logf("%s: the harness fails: %.80s", def, err)
 			continue
 		}
-		bad := cudaDotMismatches(t, cases, res, 0)
+		bad := cudaDotMismatches(t, cases, res, 0, cudaMmvWarps)
 		if bad == 0 {
 			t.Fatalf("%s: no dot product differs from VecDotQ8_1CUDA: the comparison cannot fail", def)
 		}
 		qbad, nq, _ := cudaQ2_0Mismatches(t, cases, res, 0)
 		fbad := cudaFloatMismatches(t, cases, res, 0)
-		if def == "-DBITCOS_CUDA_MUTATE_ORDER=1" { // the decodes have no sum to reorder
+		// the decodes have no sum to reorder, and run one warp per row
+		if def == "-DBITCOS_CUDA_MUTATE_ORDER=1" || def == "-DBITCOS_CUDA_MUTATE_CURSOR=3" {
 			if qbad != 0 || fbad != 0 {
 				t.Fatalf("%s: %d of %d Q2_0 and %d float decodes differ, though the mutation is the mat-vec's", def, qbad, nq, fbad)
 			}

@@ -16,28 +16,33 @@
 // of the sign tensor, one bit per non-zero weight, 1 = negative; fp16 scales
 // d16[r*K/256 + b] per 256-block, or one f32 per tensor (*d32, d16 == nullptr).
 //
-// Geometry: 32 lanes per row (one warp; on 64-wide AMD waves, width-32 halves).
-// Chunk c = 32 weights = presence word c = q8_1 block c of the column. Lane l takes
-// chunks c = l, l + 32, l + 64, ... (mmvq's order at vdr = 1). Per step of 32
-// chunks, the lane's sign cursor is the row's cursor plus the exclusive prefix
-// of the 32 words' popcounts; the step's total carries it on. The caller's loop
-// (the kernels/cuda/harness runs exactly this):
+// Geometry: NW = BITCOS_CUDA_MMV_WARPS warps of 32 lanes per row, T = 32*NW
+// threads; thread t = 32*warp + lane. Chunk c = 32 weights = presence word c =
+// q8_1 block c of the column. Thread t takes chunks c = t, t + T, t + 2T, ...
+// Per step of T chunks, the thread's sign cursor is the row's cursor plus the
+// popcounts of the words before its own in the step: the warp's exclusive
+// prefix (ggml's warp scan) plus the totals of the warps before it (through
+// shared memory, one __syncthreads per step when NW > 1); the step's total
+// carries the row's cursor on. The caller's loop (the kernels/cuda/harness runs
+// exactly this; the glue's bitcos_cuda_row_threads is it):
 //
 //   const int nchunks = K/32;
 //   uint32_t cur; const uint32_t * sw = bitcos_cuda_row_signs(signs, rows[r], cur);
 //   float sumf = 0.0f;
-//   for (int c0 = 0; c0 < nchunks; c0 += 32) {
-//       const int      c    = c0 + lane;
+//   for (int c0 = 0; c0 < nchunks; c0 += T) {
+//       const int      c    = c0 + t;
 //       const uint32_t m    = bitcos_cuda_word(bitmap + (size_t) r*nchunks, c, nchunks);
 //       const int      pc   = __popc(m);
 //       const int      incl = warp_prefix_inclusive_sum<int, 32>(pc);
+//       // before: sum of the earlier warps' totals (lane 31's incl); total: all NW
 //       if (c < nchunks) {
 //           sumf = bitcos_cuda_vec_dot_chunk(sumf, bitcos_cuda_table, m, sw,
-//                      bitcos_cuda_lane_pos(cur, incl, pc), y + c, bitcos_cuda_scale(d16_r, d32, c));
+//                      bitcos_cuda_thread_pos(cur, before, incl, pc), y + c, bitcos_cuda_scale(d16_r, d32, c));
 //       }
-//       cur += warp_reduce_sum<32>(pc);   // integer: exact, any order
+//       cur += total;                     // integer: exact, any order
 //   }
-//   sumf = warp_reduce_sum<32>(sumf);     // every lane holds the row's dot product
+//   // warp 0, lane l: sumf of thread l, + that of thread 32w + l for w = 1 .. NW-1
+//   sumf = warp_reduce_sum<32>(sumf);     // every lane of warp 0 holds the row's dot product
 //
 // Float order (bit-exact against the Go reference; no contraction can change it,
 // -use_fast_math included, as every float op is an explicit _rn intrinsic):
@@ -46,7 +51,9 @@
 //                                                d_8 = __low2float(ds) of the q8_1 block
 //                                                (exact for fp16 scales: 11 x 11 bits)
 //               sumf = __fadd_rn(sumf, __fmul_rn((float) sumi, d))
-//   per lane:   sumf from +0.0f over its chunks in increasing c; an idle lane keeps +0
+//   per thread: sumf from +0.0f over its chunks in increasing c; an idle thread keeps +0
+//   per lane:   (NW > 1) lane l of warp 0: __fadd_rn(x, sumf of thread 32w + l) for
+//               w = 1, ..., NW-1 in order (mmvq's cross-warp order)
 //   per row:    ggml's warp_reduce_sum<32>(float): x += __shfl_xor_sync(x, o) for
 //               o = 16, 8, 4, 2, 1 (a + b == b + a, so every lane ends equal).
 // The q8_1 sum (ds.y) is not used: a ternary row has no offset.
@@ -63,7 +70,8 @@
 // Test hooks only (kernels/cuda_test.go builds with them to prove its comparison
 // can fail): MUTATE_CURSOR 1 = the sign window moves by 4 per nibble instead of
 // popcount(nibble) (in the mat-vec and both decodes); 2 = a lane starts at its
-// inclusive prefix, skipping its own word's signs. MUTATE_ORDER 1 = one fused
+// inclusive prefix, skipping its own word's signs; 3 = a thread leaves out the
+// earlier warps of its step (the mat-vec with more than one warp per row). MUTATE_ORDER 1 = one fused
 // fmaf instead of the rounded multiply and add (mat-vec). MUTATE_GEOMETRY 1 = the
 // mat-vec's y offset leaves out the grid's z (samples, or tokens).
 #ifndef BITCOS_CUDA_MUTATE_CURSOR
@@ -74,6 +82,14 @@
 #endif
 #ifndef BITCOS_CUDA_MUTATE_GEOMETRY
 #define BITCOS_CUDA_MUTATE_GEOMETRY 0
+#endif
+
+// Warps per row of the mat-vec: a thread block of this many warps takes one
+// row; with 1, a block of 4 warps takes 4 rows, a warp each. The float order
+// depends on it (the cross-warp sum below); the glue's variant build may
+// instantiate others, each tested against the Go reference of its order.
+#ifndef BITCOS_CUDA_MMV_WARPS
+#define BITCOS_CUDA_MMV_WARPS 4
 #endif
 
 #define BITCOS_CUDA_QK    256  // weights per scale block
@@ -144,6 +160,18 @@ static __device__ __forceinline__ uint32_t bitcos_cuda_lane_pos(const uint32_t c
     return cur + (uint32_t) incl;
 #else
     return cur + (uint32_t) (incl - pc);
+#endif
+}
+
+// A thread's cursor with NW warps per row: before = the popcounts of the step's
+// earlier warps (the sum of their lane 31's incl).
+static __device__ __forceinline__ uint32_t bitcos_cuda_thread_pos(const uint32_t cur, const uint32_t before, const int incl,
+                                                                  const int pc) {
+#if BITCOS_CUDA_MUTATE_CURSOR == 3
+    (void) before;
+    return bitcos_cuda_lane_pos(cur, incl, pc);
+#else
+    return bitcos_cuda_lane_pos(cur + before, incl, pc);
 #endif
 }
 
@@ -278,11 +306,16 @@ static __device__ __forceinline__ bitcos_cuda_mmv_pos bitcos_cuda_mmv_locate(con
 // lane per chunk c, in the mat-vec's geometry and with its sign cursor (the same
 // loop as above with this call in place of bitcos_cuda_vec_dot_chunk, no float
 // reduction): it writes the chunk's 8 bytes qs[8*(c%2) .. 8*(c%2)+7] of block c/2
-// of dst_row (the row's K/64 blocks), and the lane with c even the block's d, the
-// fp16 scale of its 256-block d16_row[c/8], bits unchanged (so the four blocks of
-// a 256-block share it). fp16-scaled weights only: a per-tensor f32 scale has no
-// exact Q2_0 form, so the glue does not call this for those (they stay native).
-// Every byte of dst_row is written once; no float op.
+// of dst_row (the row's K/64 blocks), and the lane with c even the block's d:
+// bitcos_cuda_q2_0_scale, the fp16 scale of its 256-block d16_row[c/8] with its
+// bits unchanged (so the four blocks of a 256-block share it), or 1.0 for a
+// per-tensor f32 scale, which has no exact Q2_0 form: the glue then applies the
+// f32 scale to the product (unit-scale blocks). Every byte of dst_row is written
+// once; no float op.
+static __device__ __forceinline__ half bitcos_cuda_q2_0_scale(const half * d16_row, const int c) {
+    return d16_row != nullptr ? d16_row[c / (BITCOS_CUDA_QK / BITCOS_CUDA_CHUNK)] : __float2half(1.0f);
+}
+
 static __device__ __forceinline__ void bitcos_cuda_chunk_to_q2_0(block_q2_0 * dst_row, const uint32_t * table,
                                                                  const uint32_t m, const uint32_t * sw,
                                                                  const uint32_t pos, const half * d16_row,
@@ -305,7 +338,7 @@ static __device__ __forceinline__ void bitcos_cuda_chunk_to_q2_0(block_q2_0 * ds
 #endif
     }
     if ((c & 1) == 0) {
-        b->d = d16_row[c / (BITCOS_CUDA_QK / BITCOS_CUDA_CHUNK)];
+        b->d = bitcos_cuda_q2_0_scale(d16_row, c);
     }
 }
 

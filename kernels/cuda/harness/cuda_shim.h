@@ -82,6 +82,11 @@ inline half __float2half_rn(const float f) {
     return half{ (uint16_t) (sign | h) };
 }
 
+// __float2half: round to nearest even, as __float2half_rn.
+inline half __float2half(const float f) {
+    return __float2half_rn(f);
+}
+
 inline float __low2float(const half2 h) {
     return __half2float(h.x);
 }

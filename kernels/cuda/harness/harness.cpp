@@ -7,8 +7,9 @@
 // its whole grid, run_mmv).
 //
 // It runs the header's functions over the launch geometry the header describes:
-// per row a warp of 32 simulated lanes in lockstep, ggml's warp_prefix_inclusive_sum
-// and warp_reduce_sum transcribed over those lanes (shfl_up / shfl_xor with width 32).
+// per row BITCOS_CUDA_MMV_WARPS warps of 32 simulated lanes in lockstep (the
+// decodes: one warp), ggml's warp_prefix_inclusive_sum and warp_reduce_sum
+// transcribed over those lanes (shfl_up / shfl_xor with width 32).
 // It also runs a transcription of ggml-cuda's quantize_q8_1 kernel (quantize.cu),
 // so the Go twin of the activation quantizer is checked against it, and the
 // BITCOS -> Q2_0 and BITCOS -> float decodes over the same geometry and scan.
@@ -21,7 +22,7 @@
 // OUT.bin: u32 table[256] (bitcos_cuda_table), then per case
 //   f32 dot[ncols][rows] (with the given q8_1 blocks);
 //   block_q8_1 [ncols][k/32] quantized from x by the quantize_q8_1 transcription;
-//   block_q2_0 [rows][k/64] from bitcos_cuda_chunk_to_q2_0 (fp16-scaled cases only);
+//   block_q2_0 [rows][k/64] from bitcos_cuda_chunk_to_q2_0 (d = 1.0 with an f32 scale);
 //   f32 [rows][k] from bitcos_cuda_chunk_to_float
 //
 // The bitmap and the sign stream end right before an inaccessible page, so a read
@@ -144,52 +145,75 @@ void warp_reduce_max(float x[W]) {
     }
 }
 
-// The caller's loop of bitcos_cuda.cuh over one row, lane by lane: per step of
-// W chunks the presence words, the warp scan of their popcounts and the step's
-// total; step(lane, c, m, sw, pos) for each lane whose chunk c is in the row,
-// with its sign words and cursor. The mat-vec and the Q2_0 decode share it, as
-// their __global__ kernels will share this loop.
-template <typename Step>
-void row_lanes(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, int k, int r, Step step) {
+// The caller's loop of bitcos_cuda.cuh over one row, thread by thread, with NW
+// warps per row: per step of 32*NW chunks the presence words, each warp's scan
+// of their popcounts, the warps' totals (lane 31's inclusive prefix) summed
+// over the earlier warps and over all; step(thread, c, m, sw, pos) for each
+// thread whose chunk c is in the row, with its sign words and cursor. The
+// mat-vec (NW = BITCOS_CUDA_MMV_WARPS) and the decodes (NW = 1: one warp per
+// row) share it, as their __global__ kernels share bitcos_cuda_row_threads.
+template <int NW, typename Step>
+void row_threads(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, int k, int r, Step step) {
+    constexpr int    T       = NW * W;
     const int        nchunks = k / BITCOS_CUDA_CHUNK;
     const uint32_t * bm      = bitmap + (size_t) r * nchunks;
-    uint32_t         cur[W];
-    const uint32_t * sw[W];
-    for (int lane = 0; lane < W; ++lane) {
-        sw[lane] = bitcos_cuda_row_signs(signs, rows[r], cur[lane]);
+    uint32_t         cur[T];
+    const uint32_t * sw[T];
+    for (int t = 0; t < T; ++t) {
+        sw[t] = bitcos_cuda_row_signs(signs, rows[r], cur[t]);
     }
-    for (int c0 = 0; c0 < nchunks; c0 += W) {
-        uint32_t m[W];
-        int      pc[W], incl[W], total[W];
-        for (int lane = 0; lane < W; ++lane) {
-            m[lane]    = bitcos_cuda_word(bm, c0 + lane, nchunks);
-            pc[lane]   = __popc(m[lane]);
-            incl[lane] = total[lane] = pc[lane];
+    for (int c0 = 0; c0 < nchunks; c0 += T) {
+        uint32_t m[T];
+        int      pc[T], incl[T];
+        for (int t = 0; t < T; ++t) {
+            m[t]    = bitcos_cuda_word(bm, c0 + t, nchunks);
+            pc[t]   = __popc(m[t]);
+            incl[t] = pc[t];
         }
-        warp_prefix_inclusive_sum(incl);
-        warp_reduce_sum(total);
-        for (int lane = 0; lane < W; ++lane) {
-            const int c = c0 + lane;
-            if (c < nchunks) {
-                step(lane, c, m[lane], sw[lane], bitcos_cuda_lane_pos(cur[lane], incl[lane], pc[lane]));
+        uint32_t wtotal[NW];
+        for (int w = 0; w < NW; ++w) {
+            warp_prefix_inclusive_sum(incl + w * W);
+            wtotal[w] = (uint32_t) incl[w * W + W - 1];
+        }
+        for (int t = 0; t < T; ++t) {
+            uint32_t before = 0, total = 0;
+            for (int w = 0; w < NW; ++w) {
+                before += w < t / W ? wtotal[w] : 0;
+                total += wtotal[w];
             }
-            cur[lane] += (uint32_t) total[lane];
+            const int c = c0 + t;
+            if (c < nchunks) {
+                step(t, c, m[t], sw[t], bitcos_cuda_thread_pos(cur[t], before, incl[t], pc[t]));
+            }
+            cur[t] += total;
         }
     }
 }
 
-// One row's dot product.
+template <typename Step>
+void row_lanes(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, int k, int r, Step step) {
+    row_threads<1>(bitmap, signs, rows, k, r, step);
+}
+
+// One row's dot product: the threads' sums, lane l of warp 0 adding those of
+// lane l of the other warps in order, then the warp's butterfly.
 float row_dot(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16,
               const float * d32, const block_q8_1 * y, int k, int r) {
-    const half * d16_r = d16 != nullptr ? d16 + (size_t) r * (k / BITCOS_CUDA_QK) : nullptr;
-    float        sumf[W];
-    for (int lane = 0; lane < W; ++lane) {
-        sumf[lane] = 0.0f;
+    constexpr int NW    = BITCOS_CUDA_MMV_WARPS;
+    const half *  d16_r = d16 != nullptr ? d16 + (size_t) r * (k / BITCOS_CUDA_QK) : nullptr;
+    float         sumf[NW * W];
+    for (float & s : sumf) {
+        s = 0.0f;
     }
-    row_lanes(bitmap, signs, rows, k, r, [&](int lane, int c, uint32_t m, const uint32_t * sw, uint32_t pos) {
-        sumf[lane] = bitcos_cuda_vec_dot_chunk(sumf[lane], bitcos_cuda_table, m, sw, pos, y + c,
-                                               bitcos_cuda_scale(d16_r, d32, c));
+    row_threads<NW>(bitmap, signs, rows, k, r, [&](int t, int c, uint32_t m, const uint32_t * sw, uint32_t pos) {
+        sumf[t] = bitcos_cuda_vec_dot_chunk(sumf[t], bitcos_cuda_table, m, sw, pos, y + c,
+                                            bitcos_cuda_scale(d16_r, d32, c));
     });
+    for (int l = 0; l < W; ++l) {
+        for (int w = 1; w < NW; ++w) {
+            sumf[l] = __fadd_rn(sumf[l], sumf[w * W + l]);
+        }
+    }
     warp_reduce_sum(sumf);
     for (int lane = 1; lane < W; ++lane) {
         if (std::memcmp(&sumf[lane], &sumf[0], 4) != 0) {
@@ -200,10 +224,11 @@ float row_dot(const uint32_t * bitmap, const uint32_t * signs, const int32_t * r
 }
 
 // One row's BITCOS -> Q2_0 decode: each lane's chunk through
-// bitcos_cuda_chunk_to_q2_0 instead of the dot product.
+// bitcos_cuda_chunk_to_q2_0 instead of the dot product (d16 null: a per-tensor
+// f32 scale, unit-scale blocks).
 void row_to_q2_0(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16,
                  block_q2_0 * dst, int k, int r) {
-    const half * d16_r = d16 + (size_t) r * (k / BITCOS_CUDA_QK);
+    const half * d16_r = d16 != nullptr ? d16 + (size_t) r * (k / BITCOS_CUDA_QK) : nullptr;
     block_q2_0 * dst_r = dst + (size_t) r * (k / QK2_0);
     row_lanes(bitmap, signs, rows, k, r, [&](int, int c, uint32_t m, const uint32_t * sw, uint32_t pos) {
         bitcos_cuda_chunk_to_q2_0(dst_r, bitcos_cuda_table, m, sw, pos, d16_r, c);
@@ -346,7 +371,7 @@ void run_case(reader & in, FILE * out) {
     }
     put(out, yq.data(), yq.size());
 
-    if (d16 != nullptr) {  // fp16 scales: the Q2_0 decode, into a guarded buffer prefilled with 0xA5
+    {  // the Q2_0 decode (unit scales for an f32 scale), into a guarded buffer prefilled with 0xA5
         const size_t nq = (size_t) rows * (k / QK2_0) * sizeof(block_q2_0);
         guarded      q2(nq);
         std::memset(q2.p, 0xA5, nq);
