@@ -54,8 +54,12 @@ fixtures into DIR (created if missing). No existing file is replaced without
 				s = modelgen.Small(t, seed)
 			case "2b":
 				s = modelgen.Shape2B(t, seed)
+			case "8b":
+				s = modelgen.Shape8B(t, seed)
+			case "10b":
+				s = modelgen.Shape10B(t, seed)
 			default:
-				return fmt.Errorf("unknown shape %q (small, 2b)", shape)
+				return fmt.Errorf("unknown shape %q (small, 2b, 8b, 10b)", shape)
 			}
 			if head != "" {
 				if s.HeadType, ok = ggufx.ParseGGMLType(strings.ToUpper(head)); !ok {
@@ -88,7 +92,7 @@ fixtures into DIR (created if missing). No existing file is replaced without
 	}
 	f := cmd.Flags()
 	f.StringVar(&typ, "type", "tq2_0", "ternary type: "+strings.Join(stockTypes(), ", ")+" (or f16/bf16/f32 master)")
-	f.StringVar(&shape, "shape", "small", "small or 2b (BitNet b1.58 2B4T's shape, ~1.2 GB)")
+	f.StringVar(&shape, "shape", "small", "small, 2b (BitNet b1.58 2B4T's shape, ~1.2 GB), 8b (Llama3-8B-1.58's, ~2.9 GB) or 10b (Falcon3-10B-1.58bit's, ~3.3 GB)")
 	f.StringVar(&head, "head", "", "token_embd type (f16, bf16, f32, or the ternary --type itself)")
 	f.StringVar(&arch, "arch", "", "general.architecture (bitnet, bitnet-b1.58, or llama: with --experts a Mixtral-style MoE llama.cpp runs)")
 	f.Uint64Var(&seed, "seed", 1, "random seed")
@@ -103,7 +107,7 @@ fixtures into DIR (created if missing). No existing file is replaced without
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar")
 	f.BoolVar(&force, "force", false, "replace existing files")
 	completeValues(cmd, "type", append(stockTypes(), "f16", "bf16", "f32")...)
-	completeValues(cmd, "shape", "small", "2b")
+	completeValues(cmd, "shape", "small", "2b", "8b", "10b")
 	completeValues(cmd, "head", append([]string{"f16", "bf16", "f32"}, stockTypes()...)...)
 	completeValues(cmd, "arch", "bitnet", "bitnet-b1.58", "llama")
 	return cmd
