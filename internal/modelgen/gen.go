@@ -54,8 +54,14 @@ func (s *Spec) plan() []tensor {
 		add("output.weight", head, s.HeadType, E, uint64(s.NVocab))
 	}
 	T := s.Type
+	nproj := 0
 	proj := func(l int, name string, kind int, dims ...uint64) *tensor {
-		t := add(fmt.Sprintf("blk.%d.%s.weight", l, name), kind, T, dims...)
+		typ := T
+		if len(s.Mixed) > 0 {
+			typ = s.Mixed[nproj%len(s.Mixed)]
+			nproj++
+		}
+		t := add(fmt.Sprintf("blk.%d.%s.weight", l, name), kind, typ, dims...)
 		if s.ScaleTensors {
 			add(fmt.Sprintf("blk.%d.%s.scale", l, name), kindScale, ggufx.TypeF32, 1)
 		}
@@ -189,7 +195,7 @@ func (s *Spec) writeTensor(w *ggufx.Writer, rng *rand.Rand, idx int, t tensor) e
 	if isMaster(s.Type) {
 		return writeMaster(w, rng, s.Type, &p)
 	}
-	c := format.CodecFor(s.Type)
+	c := format.CodecFor(t.info.Type) // s.Type, or its type in a Mixed file
 	sc := makeScales(rng, c, &p, idx)
 	s.llamaGain(sc, k, z)
 	buf := make([]byte, c.TensorBytes(k, rows))

@@ -56,6 +56,11 @@ type Spec struct {
 	// ScaleTensors adds BitNet's optional per-projection "<base>.scale" F32 {1}
 	// tensors.
 	ScaleTensors bool
+	// Mixed, when not empty, makes a file of several ternary source types
+	// (as repack allows): the bitnet archs' projections take these types in
+	// turn, in the order the model lists them; Type is still the file's
+	// general.file_type and, for a ternary embedding, token_embd's type.
+	Mixed []ggufx.GGMLType
 }
 
 // Small is a tiny model for fixtures and unit tests.
@@ -92,6 +97,14 @@ func (s *Spec) check() error {
 	}
 	if s.Arch == "" {
 		s.Arch = "bitnet"
+	}
+	for _, t := range s.Mixed {
+		if format.CodecFor(t) == nil {
+			return fmt.Errorf("modelgen: mixed type %v is not a ternary type", t)
+		}
+	}
+	if len(s.Mixed) > 0 && (s.Arch == ArchLlama || s.NonTernary || isMaster(s.Type)) {
+		return fmt.Errorf("modelgen: mixed types are for the bitnet archs' ternary projections (no NonTernary)")
 	}
 	return s.checkLlama()
 }
