@@ -145,7 +145,7 @@ func tensorBytes(t *testing.T, path, name string) []byte {
 	return b
 }
 
-// TestGreedyParity: generated llama models in TQ2_0 and their BITCOS
+// TestGreedyParity: generated llama models in TQ2_0 (and in Q2_0) and their BITCOS
 // repacks generate the same greedy text in the patched llama-completion, at
 // 1 and 2 threads, with and without mmap: a Mixtral-style MoE (its experts
 // run through MUL_MAT_ID) and a dense model whose token embedding and output
@@ -158,6 +158,11 @@ func TestGreedyParity(t *testing.T) {
 	moe.Arch, moe.Experts, moe.NLayer = modelgen.ArchLlama, 4, 4
 	head := modelgen.Small(ggufx.TypeTQ2_0, 2)
 	head.Arch, head.NLayer, head.HeadType, head.Output = modelgen.ArchLlama, 4, ggufx.TypeTQ2_0, true
+	// the same from Q2_0 sources (fp16 scales per 64 weights: the CPU runs
+	// them as Q2_0, GET_ROWS included)
+	moeQ2, headQ2 := moe, head
+	moeQ2.Type, moeQ2.Seed = ggufx.TypeQ2_0, 4 // a seed whose greedy text does not settle into one token
+	headQ2.Type, headQ2.HeadType = ggufx.TypeQ2_0, ggufx.TypeQ2_0
 	for _, c := range []struct {
 		name      string
 		spec      modelgen.Spec
@@ -166,6 +171,8 @@ func TestGreedyParity(t *testing.T) {
 	}{
 		{"moe", moe, `_exps\.weight$`, 3 * moe.NLayer},
 		{"ternary-head", head, `^(token_embd|output)\.weight$`, 2},
+		{"moe-q2_0", moeQ2, `_exps\.weight$`, 3 * moe.NLayer},
+		{"ternary-head-q2_0", headQ2, `^(token_embd|output)\.weight$`, 2},
 	} {
 		t.Run(c.name, func(t *testing.T) { greedyParity(t, bin, c.spec, regexp.MustCompile(c.mustBeBit), c.wantN) })
 	}
@@ -173,12 +180,13 @@ func TestGreedyParity(t *testing.T) {
 
 func greedyParity(t *testing.T, bin string, s modelgen.Spec, mustBeBit *regexp.Regexp, wantN int) {
 	dir := t.TempDir()
-	tq2 := filepath.Join(dir, "tq2_0.gguf")
-	if err := modelgen.Write(tq2, s); err != nil {
+	// the source, named by its type (tq2_0.gguf, q2_0.gguf)
+	src := filepath.Join(dir, s.Type.String()+".gguf")
+	if err := modelgen.Write(src, s); err != nil {
 		t.Fatal(err)
 	}
 	bitcos := filepath.Join(dir, "bitcos.gguf")
-	rep, err := repack.Repack(tq2, repack.Options{Output: bitcos})
+	rep, err := repack.Repack(src, repack.Options{Output: bitcos})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +208,7 @@ func greedyParity(t *testing.T, bin string, s modelgen.Spec, mustBeBit *regexp.R
 		threads int
 		noMmap  bool
 	}{{2, false}, {1, false}, {2, true}, {1, true}} {
-		for _, m := range []string{tq2, bitcos} {
+		for _, m := range []string{src, bitcos} {
 			name := fmt.Sprintf("%s -t %d no-mmap=%v", filepath.Base(m), c.threads, c.noMmap)
 			out, log := complete(t, bin, m, prompt, c.threads, c.noMmap)
 			i := strings.Index(out, prompt)

@@ -167,11 +167,16 @@ const (
 func newBitcosGraph(seed int64) *bitcosGraph { return newBitcosGraphShape(seed, 4, 1) }
 
 // newBitcosGraphShape: the same with a weight [256, m, e] (m*e <= 8 rows).
-func newBitcosGraphShape(seed int64, m, e int) *bitcosGraph {
+func newBitcosGraphShape(seed int64, m, e int) *bitcosGraph { return newBitcosGraphGroup(seed, m, e, 256) }
+
+// newBitcosGraphGroup: the same with fp16 scales per group weights (256, or
+// 64 as a Q2_0 source has them: F16 [256/group, rows]).
+func newBitcosGraphGroup(seed int64, m, e, group int) *bitcosGraph {
 	const k = 256
 	rng := rand.New(rand.NewSource(seed))
 	nr := m * e
-	g := &bitcosGraph{bitmap: make([]byte, nr*k/8), scales: make([]byte, 2*nr), x: make([]byte, 4*k)}
+	ns := k / group // scales per row
+	g := &bitcosGraph{bitmap: make([]byte, nr*k/8), scales: make([]byte, 2*nr*ns), x: make([]byte, 4*k)}
 	xs := make([]float32, k)
 	amax := 0.0
 	for i := range xs {
@@ -182,12 +187,16 @@ func newBitcosGraphShape(seed int64, m, e int) *bitcosGraph {
 	var rows []int32
 	for r := 0; r < nr; r++ {
 		rows = append(rows, int32(len(g.signs)))
-		d := float16.Fromfloat32(0.5 + rng.Float32())
-		binary.LittleEndian.PutUint16(g.scales[2*r:], uint16(d))
+		ds := make([]float16.Float16, ns)
+		for b := range ds {
+			ds[b] = float16.Fromfloat32(0.5 + rng.Float32())
+			binary.LittleEndian.PutUint16(g.scales[2*(r*ns+b):], uint16(ds[b]))
+		}
 		var stream []byte
-		n, sum := 0, float64(0)
+		n, sum, tol := 0, float64(0), 1e-3
 		vals := make([]float32, k)
 		for j := 0; j < k; j++ {
+			d := ds[j/group]
 			if rng.Float64() < 0.4 { // 40% zeros
 				continue
 			}
@@ -201,14 +210,16 @@ func newBitcosGraphShape(seed int64, m, e int) *bitcosGraph {
 				v, t = -v, -1
 			}
 			vals[j] = t * d.Float32()
-			sum += v
+			sum += v * float64(d.Float32())
+			// Q8_K (Q8_0 for scales per 64) rounds each x to a step of
+			// at most amax/127: at most half a step per non-zero weight,
+			// times its scale (and float rounding)
+			tol += float64(d.Float32()) * amax / 254
 			n++
 		}
 		g.signs = append(g.signs, stream...)
-		g.want = append(g.want, float32(sum*float64(d.Float32())))
-		// Q8_K rounds each x to a step of amax/127: at most half a step
-		// per non-zero weight, times the scale (and float rounding)
-		g.tol = append(g.tol, float64(d.Float32())*float64(n)*amax/254+1e-3)
+		g.want = append(g.want, float32(sum))
+		g.tol = append(g.tol, tol)
 		g.vals = append(g.vals, vals)
 	}
 	rows = append(rows, int32(len(g.signs)))
@@ -220,7 +231,7 @@ func newBitcosGraphShape(seed int64, m, e int) *bitcosGraph {
 	g.w = rpcTensor{id: 1, typ: ggmlTypeBITCOS, ne: [4]uint32{k, uint32(m), uint32(e), 1}, nb: [4]uint32{16, 32, 32 * uint32(m), 32 * uint32(nr)}, name: "w"}
 	g.ts = rpcTensor{id: 2, typ: ggmlTypeI8, ne: [4]uint32{uint32(len(g.signs)), 1, 1, 1}, name: "w.bitcos_signs"}
 	g.tr = rpcTensor{id: 3, typ: ggmlTypeI32, ne: [4]uint32{uint32(nr) + 1, 1, 1, 1}, name: "w.bitcos_rows"}
-	g.td = rpcTensor{id: 4, typ: ggmlTypeF16, ne: [4]uint32{1, uint32(nr), 1, 1}, name: "w.bitcos_scales"}
+	g.td = rpcTensor{id: 4, typ: ggmlTypeF16, ne: [4]uint32{uint32(ns), uint32(nr), 1, 1}, name: "w.bitcos_scales"}
 	g.tx = rpcTensor{id: 5, typ: ggmlTypeF32, ne: [4]uint32{k, 1, 1, 1}, name: "x"}
 	g.tdst = rpcTensor{id: 6, typ: ggmlTypeF32, op: ggmlOpMulMat, ne: [4]uint32{uint32(m), 1, 1, 1}, name: "y"}
 	for _, t := range []*rpcTensor{&g.ts, &g.tr, &g.td, &g.tx, &g.tdst} {
@@ -359,7 +370,11 @@ func TestRPCCraftedBITCOS(t *testing.T) {
 		{"signs shorter than the tail", nil, func(g *bitcosGraph) { g.ts.ne[0] = 4; g.ts.nb = contiguousNB(g.ts.typ, g.ts.ne) }, "companions"},
 		{"row index of the wrong length", nil, func(g *bitcosGraph) { g.tr.ne[0] = 4; g.tr.nb = contiguousNB(g.tr.typ, g.tr.ne) }, "companions"},
 		{"scales of the wrong type", nil, func(g *bitcosGraph) { g.td.typ = ggmlTypeI32; g.td.nb = contiguousNB(g.td.typ, g.td.ne) }, "companions"},
+		// per 128 weights: a grouping ggml_bitcos_scale_group does not know
 		{"scales of the wrong shape", nil, func(g *bitcosGraph) { g.td.ne = [4]uint32{2, 4, 1, 1}; g.td.nb = contiguousNB(g.td.typ, g.td.ne) }, "companions"},
+		// per 64 weights (a Q2_0 source's grouping), but a row short
+		{"scales per 64 of the wrong shape", nil, func(g *bitcosGraph) { g.td.ne = [4]uint32{4, 3, 1, 1}; g.td.nb = contiguousNB(g.td.typ, g.td.ne) }, "companions"},
+		{"scales per 64 as F32", nil, func(g *bitcosGraph) { g.td.typ = ggmlTypeF32; g.td.ne = [4]uint32{4, 4, 1, 1}; g.td.nb = contiguousNB(g.td.typ, g.td.ne) }, "companions"},
 		{"no companions", nil, func(g *bitcosGraph) {
 			g.tdst.src[bitcosSrcSigns], g.tdst.src[bitcosSrcRows], g.tdst.src[bitcosSrcScales] = 0, 0, 0
 		}, "companions"},
@@ -389,14 +404,19 @@ func TestRPCCraftedBITCOS(t *testing.T) {
 			g.more = []*rpcTensor{src}
 		}, "invalid data ptr"},
 	}
-	t.Run("valid", func(t *testing.T) { craftedValid(t, s) })
-	// the same graph on a server whose CPU layout is TQ2_0 blocks runs on
-	// its copy in CPU_BITCOS (bitcos_lay_out), and a bad index written
-	// after it is still refused
+	t.Run("valid", func(t *testing.T) { craftedValid(t, s, newBitcosGraph(1)) })
+	// fp16 scales per 64 weights (a Q2_0 source): the server's CPU runs
+	// them as Q2_0 (Q8_0 activations)
+	t.Run("valid, scales per 64", func(t *testing.T) { craftedValid(t, s, newBitcosGraphGroup(1, 4, 1, 64)) })
+	// the same graphs on a server whose CPU layout is TQ2_0 blocks run on
+	// its copy in CPU_BITCOS (bitcos_lay_out; Q2_0 blocks for scales per
+	// 64), and a bad index written after it is still refused
 	t.Run("valid, laid out", func(t *testing.T) {
 		tq2 := startRPCServer(t, "GGML_BITCOS_LAYOUT=tq2_0")
-		craftedValid(t, tq2)
+		craftedValid(t, tq2, newBitcosGraph(1))
 		waitLog(t, tq2, 0, "1 BITCOS weights (0.00 MiB) laid out in CPU_BITCOS")
+		craftedValid(t, tq2, newBitcosGraphGroup(2, 4, 1, 64))
+		waitLog(t, tq2, 0, "1 with scales per 64 weights as Q2_0 blocks")
 	})
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -422,21 +442,20 @@ func TestRPCCraftedBITCOS(t *testing.T) {
 	}
 }
 
-// craftedValid: a valid BITCOS graph runs on s and gives the weights' dot
-// products; a bad row index written afterwards makes a recompute fail.
-func craftedValid(t *testing.T, s *rpcServer) {
+// craftedValid: the valid BITCOS graph g runs on s and gives the weights'
+// dot products; a bad row index written afterwards makes a recompute fail.
+func craftedValid(t *testing.T, s *rpcServer, g *bitcosGraph) {
 	r := dialRPC(t, s.addr)
 	if r.major != 5 || r.minor != 1 {
 		t.Fatalf("server speaks %d.%d, want 5.1 (a 5.0 client refuses a server whose minor version is higher)", r.major, r.minor)
 	}
-	g := newBitcosGraph(1)
 	g.load(t, r)
 	if err := g.compute(r); err != nil || !r.alive() {
 		t.Fatalf("a valid BITCOS graph was refused (%v):\n%s", err, tailString(s.output(), 2000))
 	}
 	got := g.result(t, r)
 	for i := range got {
-		// the activations are quantized to Q8_K: 1% of the row's magnitude
+		// the activations are quantized to Q8_K (Q8_0): 1% of the row's magnitude
 		if d := math.Abs(float64(got[i] - g.want[i])); d > 0.05+0.01*math.Abs(float64(g.want[i])) {
 			t.Fatalf("row %d: %g, want %g (all: %v vs %v)\n%s", i, got[i], g.want[i], got, g.want, tailString(s.output(), 3000))
 		}

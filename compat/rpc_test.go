@@ -143,23 +143,28 @@ func rpcModels(t *testing.T, arch string, experts int) (tq2, bitcos string) {
 // repackedModels writes a generated small TQ2_0 model (seed, arch, experts)
 // and its BITCOS repack, which must convert some tensor.
 func repackedModels(t *testing.T, arch string, experts int, seed uint64) (tq2, bitcos string) {
+	return repackedModelsOf(t, ggufx.TypeTQ2_0, arch, experts, seed)
+}
+
+// repackedModelsOf is repackedModels for a source of type typ.
+func repackedModelsOf(t *testing.T, typ ggufx.GGMLType, arch string, experts int, seed uint64) (src, bitcos string) {
 	dir := t.TempDir()
-	s := modelgen.Small(ggufx.TypeTQ2_0, seed)
+	s := modelgen.Small(typ, seed)
 	s.Arch = arch
 	s.Experts = experts
-	tq2 = filepath.Join(dir, "tq2_0.gguf")
-	if err := modelgen.Write(tq2, s); err != nil {
+	src = filepath.Join(dir, typ.String()+".gguf")
+	if err := modelgen.Write(src, s); err != nil {
 		t.Fatal(err)
 	}
 	bitcos = filepath.Join(dir, "bitcos.gguf")
-	rep, err := repack.Repack(tq2, repack.Options{Output: bitcos})
+	rep, err := repack.Repack(src, repack.Options{Output: bitcos})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Converted == 0 {
 		t.Fatal("the repack converted no tensor")
 	}
-	return tq2, bitcos
+	return src, bitcos
 }
 
 // TestRPCPerplexityParity: a BITCOS repack run over loopback RPC servers
