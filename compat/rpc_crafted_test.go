@@ -167,7 +167,9 @@ const (
 func newBitcosGraph(seed int64) *bitcosGraph { return newBitcosGraphShape(seed, 4, 1) }
 
 // newBitcosGraphShape: the same with a weight [256, m, e] (m*e <= 8 rows).
-func newBitcosGraphShape(seed int64, m, e int) *bitcosGraph { return newBitcosGraphGroup(seed, m, e, 256) }
+func newBitcosGraphShape(seed int64, m, e int) *bitcosGraph {
+	return newBitcosGraphGroup(seed, m, e, 256)
+}
 
 // newBitcosGraphGroup: the same with fp16 scales per group weights (256, or
 // 64 as a Q2_0 source has them: F16 [256/group, rows]).
@@ -374,7 +376,11 @@ func TestRPCCraftedBITCOS(t *testing.T) {
 		{"scales of the wrong shape", nil, func(g *bitcosGraph) { g.td.ne = [4]uint32{2, 4, 1, 1}; g.td.nb = contiguousNB(g.td.typ, g.td.ne) }, "companions"},
 		// per 64 weights (a Q2_0 source's grouping), but a row short
 		{"scales per 64 of the wrong shape", nil, func(g *bitcosGraph) { g.td.ne = [4]uint32{4, 3, 1, 1}; g.td.nb = contiguousNB(g.td.typ, g.td.ne) }, "companions"},
-		{"scales per 64 as F32", nil, func(g *bitcosGraph) { g.td.typ = ggmlTypeF32; g.td.ne = [4]uint32{4, 4, 1, 1}; g.td.nb = contiguousNB(g.td.typ, g.td.ne) }, "companions"},
+		{"scales per 64 as F32", nil, func(g *bitcosGraph) {
+			g.td.typ = ggmlTypeF32
+			g.td.ne = [4]uint32{4, 4, 1, 1}
+			g.td.nb = contiguousNB(g.td.typ, g.td.ne)
+		}, "companions"},
 		{"no companions", nil, func(g *bitcosGraph) {
 			g.tdst.src[bitcosSrcSigns], g.tdst.src[bitcosSrcRows], g.tdst.src[bitcosSrcScales] = 0, 0, 0
 		}, "companions"},
