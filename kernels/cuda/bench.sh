@@ -85,7 +85,7 @@ if [ -z "$bin" ]; then
     { grep -m 20 -B2 -A8 "error" "$work/build.log"; tail -n 20 "$work/build.log"; exit 1; }
   bin="$work/build/bin"
   echo "-- registers of the BITCOS mat-vecs, one column (ptxas -v)"
-  grep -A2 "Compiling entry function '_Z18mul_mat_vec_bitcosILi[0-9]ELb[01]ELi1ELb0E" "$work/build.log" |
+  grep -A4 "Compiling entry function '_Z18mul_mat_vec_bitcosILi[0-9]ELb[01]ELi1ELb0E" "$work/build.log" |
     grep -oE "bitcosILi[0-9]ELb[01]|Used [0-9]+ registers|[0-9]+ bytes spill stores" | paste -sd' ' | sed 's/ bitcos/\nbitcos/g'
 fi
 dev=CUDA0 ngl=(-ngl 99)
@@ -104,23 +104,28 @@ eval_cases "${variants[0]}"
 # 2.25 bits each, BITCOS 2 - z with the cases' mean z of 0.41, plus the row
 # index): awk over test-backend-ops perf output
 gbs() {
-  sed 's/\x1b\[[0-9;]*m//g' | grep "us/run" | awk '$1 ~ /^[A-Z_]+\(/ {
-    name=$1; us=0; for (i=1;i<=NF;i++) if ($(i)=="us/run") us=$(i-1);
-    m=0; k=0; n=1; if (match(name,/,m=[0-9]+/)) m=substr(name,RSTART+3,RLENGTH-3);
+  # a case's name line ("  OP(vars): ...") and its "N runs - X us/run" line may
+  # have ggml-cuda's CUDA-graph log lines between them
+  sed 's/\x1b\[[0-9;]*m//g' | awk '
+  match($0, /^  [A-Z_]+\([^)]*(\([^)]*\)[^)]*)*\)/) { name = substr($0, RSTART + 2, RLENGTH - 2) }
+  / us\/run/ && name != "" {
+    us=0; for (i=1;i<=NF;i++) if ($(i)=="us/run") us=$(i-1);
+    m=0; k=0; n=1; if (match(name,/[(,]m=[0-9]+/)) m=substr(name,RSTART+3,RLENGTH-3);
     if (match(name,/,k=[0-9]+/)) k=substr(name,RSTART+3,RLENGTH-3);
     if (match(name,/,n=[0-9]+/)) n=substr(name,RSTART+3,RLENGTH-3);
     bits = name ~ /bitcos|BITCOS/ ? 2 - 0.41 : 2.25; glu = name ~ /GLU|FUSION/ ? 2 : 1;
     if (name ~ /FUSION/) { m=n; n=1 }  # MUL_MAT_VEC_FUSION: n is the weight rows
     bytes = glu * (m*k*bits/8 + (name ~ /bitcos|BITCOS/ ? 4*m : 0));
     if (n == 1 && us > 0) printf "%-100s %9.2f us/run %8.1f GB/s\n", substr(name,1,100), us, bytes/us/1000;
-    else printf "%-100s %9.2f us/run\n", substr(name,1,100), us }'
+    else printf "%-100s %9.2f us/run\n", substr(name,1,100), us
+    name = "" }'
 }
 step "2. test-backend-ops perf -b $dev: Q2_0 and BITCOS (native, ${variants[0]}), one column and more; f32 copies"
 if [ "${BENCH_PERF:-1}" = 0 ]; then
   echo "-- skipped: BENCH_PERF=0"
 elif left; then
-  GGML_BITCOS_DEVICE_LAYOUT=native t 150 "$bin/test-backend-ops" perf -b "$dev" -o MUL_MAT,MUL_MAT_GLU_BITCOS,MUL_MAT_VEC_FUSION \
-    -p "type_a=(q2_0|bitcos)|type=q2_0|glu_op=" > "$work/perf.txt" 2>&1
+  GGML_BITCOS_DEVICE_LAYOUT=native t 150 "$bin/test-backend-ops" perf -b "$dev" -o MUL_MAT \
+    -p "type_a=(q2_0|bitcos)" > "$work/perf.txt" 2>&1
   gbs < "$work/perf.txt"
   cp "$work/perf.txt" "${OUT:-$work}/perf-raw.txt" 2>/dev/null
   echo "-- copies (the roofline's reference)"
@@ -148,8 +153,8 @@ step "4. the other mat-vec variants: BITCOS one-column perf"
 for v in "${variants[@]:1}"; do
   left || break
   echo "-- variant $v"
-  GGML_BITCOS_DEVICE_LAYOUT=native GGML_BITCOS_CUDA_MMV=$v t 60 "$bin/test-backend-ops" perf -b "$dev" -o MUL_MAT,MUL_MAT_GLU_BITCOS \
-    -p "^type_a=bitcos,type_b=f32,m=[0-9]+,n=1,.*f16$|^glu_op=" 2>&1 | gbs
+  GGML_BITCOS_DEVICE_LAYOUT=native GGML_BITCOS_CUDA_MMV=$v t 60 "$bin/test-backend-ops" perf -b "$dev" -o MUL_MAT \
+    -p "^type_a=bitcos,type_b=f32,m=[0-9]+,n=1,.*f16$" 2>&1 | gbs
 done
 step "5. llama-bench, 8B shape"
 if left; then
