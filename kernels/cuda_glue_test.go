@@ -63,20 +63,27 @@ func TestCudaGlueHipcc(t *testing.T) {
 
 	// a warning in a BITCOS file fails the check (ggml's own headers warn under -Wall)
 	ours := regexp.MustCompile(`(?m)^[^:\n]*bitcos[^:\n]*:\d+:\d+: (warning|error)`)
-	compile := func(file, side string) (string, error) {
-		a := append(append([]string{}, args...), side, file, "-o", filepath.Join(dir, "out.o"))
+	compile := func(file, side string, defs ...string) (string, error) {
+		a := append(append(append([]string{}, args...), defs...), side, file, "-o", filepath.Join(dir, "out.o"))
 		b, err := exec.Command(hipcc, a...).CombinedOutput()
 		return string(b), err
 	}
-	for _, file := range []string{filepath.Join(cudaDir, "bitcos.cu"), filepath.Join(cudaDir, "ggml-cuda.cu")} {
-		for _, side := range []string{"--cuda-device-only", "--cuda-host-only"} {
-			out, err := compile(file, side)
-			if err != nil {
-				t.Fatalf("hipcc %s %s: %v\n%s", side, filepath.Base(file), err, tail(out, 4000))
-			}
-			if m := ours.FindString(out); m != "" {
-				t.Fatalf("hipcc %s %s warns in a BITCOS file: %s\n%s", side, filepath.Base(file), m, tail(out, 4000))
-			}
+	// bitcos.cu also as the variant build of kernels/cuda/bench.sh (every mat-vec variant)
+	variants := "-DGGML_BITCOS_CUDA_VARIANTS"
+	for _, c := range []struct{ file, side, defs string }{
+		{"bitcos.cu", "--cuda-device-only", ""},
+		{"bitcos.cu", "--cuda-host-only", ""},
+		{"bitcos.cu", "--cuda-device-only", variants},
+		{"bitcos.cu", "--cuda-host-only", variants},
+		{"ggml-cuda.cu", "--cuda-device-only", ""},
+		{"ggml-cuda.cu", "--cuda-host-only", ""},
+	} {
+		out, err := compile(filepath.Join(cudaDir, c.file), c.side, strings.Fields(c.defs)...)
+		if err != nil {
+			t.Fatalf("hipcc %s %s %s: %v\n%s", c.side, c.defs, c.file, err, tail(out, 4000))
+		}
+		if m := ours.FindString(out); m != "" {
+			t.Fatalf("hipcc %s %s %s warns in a BITCOS file: %s\n%s", c.side, c.defs, c.file, m, tail(out, 4000))
 		}
 	}
 
@@ -96,7 +103,7 @@ func TestCudaGlueHipcc(t *testing.T) {
 	if out, err := compile(bad, "--cuda-device-only"); err == nil {
 		t.Fatalf("a bitcos.cu calling an undeclared function compiled: the check cannot fail\n%s", tail(out, 2000))
 	}
-	t.Logf("patch 0016: bitcos.cu and ggml-cuda.cu compile as HIP (gfx906, host and device) without a warning in a BITCOS file; a broken copy fails")
+	t.Logf("patch 0016: bitcos.cu (default and variant builds) and ggml-cuda.cu compile as HIP (gfx906, host and device) without a warning in a BITCOS file; a broken copy fails")
 }
 
 func tail(s string, n int) string {

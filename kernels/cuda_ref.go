@@ -73,26 +73,62 @@ func warpReduceSum(v *[cudaLanes]float32) {
 	}
 }
 
+// CudaMmv is a geometry of the CUDA mat-vec (bitcos_cuda.cuh): Warps warps of
+// 32 lanes per row, T = 32 * Warps threads taking the chunks interleaved
+// (thread c % T); or, with Segments, one warp whose lane takes a run of
+// consecutive chunks per step of 32 * CudaSeg chunks (bitcos_cuda_segment).
+type CudaMmv struct {
+	Warps    int
+	Segments bool
+}
+
+// CudaSeg is the segmented geometry's most chunks per lane and step
+// (BITCOS_CUDA_SEG).
+const CudaSeg = 8
+
+// threads is the number of threads whose sums the row's result adds.
+func (g CudaMmv) threads() int {
+	if g.Segments {
+		return cudaLanes
+	}
+	return cudaLanes * g.Warps
+}
+
+// thread is the thread that takes chunk c of a row of nchunks.
+func (g CudaMmv) thread(c, nchunks int) int {
+	if !g.Segments {
+		return c % g.threads()
+	}
+	step := cudaLanes * CudaSeg
+	s0 := c / step * step
+	n := min(step, nchunks-s0)
+	for l := range cudaLanes { // lane l's run: [s0 + l*n/32, s0 + (l+1)*n/32)
+		if c-s0 < (l+1)*n/cudaLanes {
+			return l
+		}
+	}
+	panic("kernels: CudaMmv.thread: chunk past its step")
+}
+
 // VecDotQ8_1CUDA is the BITCOS x Q8_1 dot product of one row with one
-// activation column in the CUDA kernel's order (bitmap, signs, d16, d32 as
-// for VecDotQ8K; y: K/32 blocks) for a row taken by warps warps of 32 lanes
-// (bitcos_cuda.cuh, BITCOS_CUDA_MMV_WARPS; T = 32 * warps threads):
+// activation column in the CUDA kernel's order for geometry g (bitmap,
+// signs, d16, d32 as for VecDotQ8K; y: K/32 blocks):
 //
-//	chunk c = weights 32c..32c+31, taken by thread c % T, in increasing c
+//	chunk c = weights 32c..32c+31, taken by thread g.thread(c), in increasing c
 //	sumi_c  = exact int32 sum of t_j * y[c].Qs[j]
 //	d       = float32(scale(c/8) * fp16(y[c].D))        (rounded multiply)
 //	thread  = float32(thread + float32(float32(sumi_c) * d)), from +0
-//	lane l  = thread l, then + thread 32w + l for w = 1 .. warps-1, in order
+//	lane l  = thread l, then + thread 32w + l for w = 1 .. Warps-1, in order
 //	result  = warpReduceSum over the 32 lanes (lane 0's value)
 //
 // The integer part walks the row with one sequential cursor: it shares no code
 // with the header's sign windows, nibble table and scans.
-func VecDotQ8_1CUDA(bitmap, signs []byte, d16 []uint16, d32 float32, y []BlockQ8_1, warps int) float32 {
+func VecDotQ8_1CUDA(bitmap, signs []byte, d16 []uint16, d32 float32, y []BlockQ8_1, g CudaMmv) float32 {
 	k := len(bitmap) * 8
-	if k%QK_K != 0 || len(y) < k/QK8_1 || (d16 != nil && len(d16) < k/QK_K) || warps < 1 {
-		panic(fmt.Sprintf("kernels: VecDotQ8_1CUDA: %d bitmap bytes, %d blocks, %d scales, %d warps", len(bitmap), len(y), len(d16), warps))
+	if k%QK_K != 0 || len(y) < k/QK8_1 || (d16 != nil && len(d16) < k/QK_K) || g.threads() < cudaLanes {
+		panic(fmt.Sprintf("kernels: VecDotQ8_1CUDA: %d bitmap bytes, %d blocks, %d scales, %+v", len(bitmap), len(y), len(d16), g))
 	}
-	threads := make([]float32, cudaLanes*warps)
+	threads := make([]float32, g.threads())
 	pos := 0 // next sign bit
 	for c := range k / QK8_1 {
 		var sumi int32
@@ -112,13 +148,13 @@ func VecDotQ8_1CUDA(bitmap, signs []byte, d16 []uint16, d32 float32, y []BlockQ8
 			scale = float16.Frombits(d16[c*QK8_1/QK_K]).Float32()
 		}
 		d := float32(scale * float16.Frombits(y[c].D).Float32())
-		l := c % len(threads)
+		l := g.thread(c, k/QK8_1)
 		threads[l] = float32(threads[l] + float32(float32(sumi)*d))
 	}
 	var lanes [cudaLanes]float32
 	for l := range lanes {
 		lanes[l] = threads[l]
-		for w := 1; w < warps; w++ {
+		for w := 1; w < len(threads)/cudaLanes; w++ {
 			lanes[l] = float32(lanes[l] + threads[w*cudaLanes+l])
 		}
 	}

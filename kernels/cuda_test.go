@@ -49,12 +49,22 @@ func buildCudaHarness(t *testing.T, out string, defs ...string) {
 	}
 }
 
-// cudaMmvWarps is the header's default BITCOS_CUDA_MMV_WARPS (a harness built
-// without -D runs it: TestCudaMatVecGeometry fails if they disagree), and
-// cudaWarps every warps-per-row the harness checks the mat-vec at.
-const cudaMmvWarps = 4
+// cudaMmvDefault is the header's default geometry (BITCOS_CUDA_MMV_WARPS and
+// _SEGMENTS: a harness built without -D runs it, and TestCudaMatVecGeometry
+// fails if they disagree); cudaGeometries, every geometry the harness checks
+// the mat-vec in, with the -D flags that build it.
+var cudaMmvDefault = CudaMmv{Warps: 4}
 
-var cudaWarps = []int{1, 2, 4, 8}
+var cudaGeometries = []struct {
+	g    CudaMmv
+	defs []string
+}{
+	{CudaMmv{Warps: 1}, []string{"-DBITCOS_CUDA_MMV_WARPS=1"}},
+	{CudaMmv{Warps: 2}, []string{"-DBITCOS_CUDA_MMV_WARPS=2"}},
+	{CudaMmv{Warps: 4}, []string{"-DBITCOS_CUDA_MMV_WARPS=4"}},
+	{CudaMmv{Warps: 8}, []string{"-DBITCOS_CUDA_MMV_WARPS=8"}},
+	{CudaMmv{Warps: 1, Segments: true}, []string{"-DBITCOS_CUDA_MMV_SEGMENTS=1"}},
+}
 
 // cudaCase: a BITCOS matrix from the real encoder, ncols activation columns
 // (floats and their QuantizeQ8_1CUDA blocks).
@@ -181,8 +191,8 @@ func runCudaHarness(t *testing.T, harness string, cases []*cudaCase) ([256]uint3
 }
 
 // cudaDotMismatches counts the dot products that differ from VecDotQ8_1CUDA
-// with warps warps per row in any bit, reporting the first few.
-func cudaDotMismatches(t *testing.T, cases []*cudaCase, res []cudaResult, report, warps int) int {
+// in geometry g in any bit, reporting the first few.
+func cudaDotMismatches(t *testing.T, cases []*cudaCase, res []cudaResult, report int, g CudaMmv) int {
 	t.Helper()
 	bad := 0
 	for i, c := range cases {
@@ -190,12 +200,12 @@ func cudaDotMismatches(t *testing.T, cases []*cudaCase, res []cudaResult, report
 		for col := range c.ncols() {
 			y := c.y[col*nb : (col+1)*nb]
 			for r := range m.rows {
-				want := VecDotQ8_1CUDA(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.d32, y, warps)
+				want := VecDotQ8_1CUDA(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.d32, y, g)
 				got := res[i].dot[col*m.rows+r]
 				if math.Float32bits(got) != math.Float32bits(want) {
 					if bad < report {
-						t.Errorf("warps=%d k=%d z=%v rows=%d col %d row %d: harness %v (%#x), VecDotQ8_1CUDA %v (%#x)",
-							warps, m.k, c.z, m.rows, col, r, got, math.Float32bits(got), want, math.Float32bits(want))
+						t.Errorf("%+v k=%d z=%v rows=%d col %d row %d: harness %v (%#x), VecDotQ8_1CUDA %v (%#x)",
+							g, m.k, c.z, m.rows, col, r, got, math.Float32bits(got), want, math.Float32bits(want))
 					}
 					bad++
 				}
@@ -291,15 +301,15 @@ func cudaTableEntry(key int) uint32 {
 
 func TestCudaKernelHarness(t *testing.T) {
 	cases := cudaCases(t, 1, syclKs)
-	for _, warps := range cudaWarps {
-		t.Run(fmt.Sprintf("warps=%d", warps), func(t *testing.T) { cudaKernelHarness(t, cases, warps) })
+	for _, geo := range cudaGeometries {
+		t.Run(fmt.Sprintf("%+v", geo.g), func(t *testing.T) { cudaKernelHarness(t, cases, geo.g, geo.defs) })
 	}
 }
 
-// cudaKernelHarness: the harness built with warps warps per mat-vec row.
-func cudaKernelHarness(t *testing.T, cases []*cudaCase, warps int) {
+// cudaKernelHarness: the harness built for mat-vec geometry g (defs).
+func cudaKernelHarness(t *testing.T, cases []*cudaCase, g CudaMmv, defs []string) {
 	harness := filepath.Join(t.TempDir(), "harness")
-	buildCudaHarness(t, harness, fmt.Sprintf("-DBITCOS_CUDA_MMV_WARPS=%d", warps))
+	buildCudaHarness(t, harness, defs...)
 	table, res, err := runCudaHarness(t, harness, cases)
 	if err != nil {
 		t.Fatal(err)
@@ -309,7 +319,7 @@ func cudaKernelHarness(t *testing.T, cases []*cudaCase, warps int) {
 			t.Fatalf("bitcos_cuda_table[%#x] = %#08x, want %#08x", key, got, want)
 		}
 	}
-	if bad := cudaDotMismatches(t, cases, res, 5, warps); bad != 0 {
+	if bad := cudaDotMismatches(t, cases, res, 5, g); bad != 0 {
 		t.Fatalf("%d dot products differ from VecDotQ8_1CUDA", bad)
 	}
 	dots, weights, zeroRows := 0, 0, 0
@@ -334,48 +344,65 @@ func cudaKernelHarness(t *testing.T, cases []*cudaCase, warps int) {
 		t.Fatalf("%d of %d float decodes differ from DequantizeRow", bad, len(cases))
 	}
 	t.Logf("%d row lengths x %d zero densities = %d matrices (%d all-zero rows), %d dot products over %d weights "+
-		"with %d warps per row: bit-exact; nibble table and q8_1 quantization bit-exact; Q2_0 decode of the %d matrices "+
+		"in geometry %+v: bit-exact; nibble table and q8_1 quantization bit-exact; Q2_0 decode of the %d matrices "+
 		"(%d blocks; unit scales for the f32-scaled ones) byte-exact; float decode of all %d matrices bit-exact",
-		len(syclKs), len(cudaZs), len(cases), zeroRows, dots, weights, warps, nq, blocks, len(cases))
+		len(syclKs), len(cudaZs), len(cases), zeroRows, dots, weights, g, nq, blocks, len(cases))
 }
 
 // TestCudaBrokenKernelFails: the comparison catches a broken cursor advance
 // (BITCOS_CUDA_MUTATE_CURSOR=1: the sign window moves by 4 per nibble; =2: a
 // lane starts at its inclusive prefix; =3: a thread leaves out the earlier
-// warps of its row's step) and another float order (BITCOS_CUDA_MUTATE_ORDER=1:
-// fmaf), with the default warps per row.
+// warps of its row's step; =4: a lane's cursor stays put along its run, in the
+// segmented geometry) and another float order (BITCOS_CUDA_MUTATE_ORDER=1:
+// fmaf), in the default geometry and the segmented one. Row lengths up to 9216
+// take the segmented geometry past one step.
 func TestCudaBrokenKernelFails(t *testing.T) {
-	cases := cudaCases(t, 2, []int{256, 768, 2560, 6912})
+	cases := cudaCases(t, 2, []int{256, 768, 2560, 6912, 9216})
 	total := 0
 	for _, c := range cases {
 		total += c.ncols() * c.m.rows
 	}
-	for _, def := range []string{"-DBITCOS_CUDA_MUTATE_CURSOR=1", "-DBITCOS_CUDA_MUTATE_CURSOR=2", "-DBITCOS_CUDA_MUTATE_CURSOR=3",
-		"-DBITCOS_CUDA_MUTATE_ORDER=1"} {
+	seg := CudaMmv{Warps: 1, Segments: true}
+	for _, tc := range []struct {
+		def     string
+		g       CudaMmv
+		decodes bool // whether the decodes (one warp per row, no float sum) must break too
+	}{
+		{"-DBITCOS_CUDA_MUTATE_CURSOR=1", cudaMmvDefault, true},
+		{"-DBITCOS_CUDA_MUTATE_CURSOR=2", cudaMmvDefault, true},
+		{"-DBITCOS_CUDA_MUTATE_CURSOR=3", cudaMmvDefault, false},
+		{"-DBITCOS_CUDA_MUTATE_ORDER=1", cudaMmvDefault, false},
+		{"-DBITCOS_CUDA_MUTATE_CURSOR=2", seg, true},
+		{"-DBITCOS_CUDA_MUTATE_CURSOR=4", seg, false},
+	} {
+		defs := []string{tc.def}
+		if tc.g.Segments {
+			defs = append(defs, "-DBITCOS_CUDA_MMV_SEGMENTS=1")
+		}
+		name := fmt.Sprintf("%s %+v", tc.def, tc.g)
 		harness := filepath.Join(t.TempDir(), "harness")
-		buildCudaHarness(t, harness, def)
+		buildCudaHarness(t, harness, defs...)
 		_, res, err := runCudaHarness(t, harness, cases)
 		if err != nil {
 			// a broken cursor may also read past the sign stream's guard page
-			t.Logf("%s: the harness fails: %.80s", def, err)
+			t.Logf("%s: the harness fails: %.80s", name, err)
 			continue
 		}
-		bad := cudaDotMismatches(t, cases, res, 0, cudaMmvWarps)
+		bad := cudaDotMismatches(t, cases, res, 0, tc.g)
 		if bad == 0 {
-			t.Fatalf("%s: no dot product differs from VecDotQ8_1CUDA: the comparison cannot fail", def)
+			t.Fatalf("%s: no dot product differs from VecDotQ8_1CUDA: the comparison cannot fail", name)
 		}
 		qbad, nq, _ := cudaQ2_0Mismatches(t, cases, res, 0)
 		fbad := cudaFloatMismatches(t, cases, res, 0)
-		// the decodes have no sum to reorder, and run one warp per row
-		if def == "-DBITCOS_CUDA_MUTATE_ORDER=1" || def == "-DBITCOS_CUDA_MUTATE_CURSOR=3" {
+		if !tc.decodes {
 			if qbad != 0 || fbad != 0 {
-				t.Fatalf("%s: %d of %d Q2_0 and %d float decodes differ, though the mutation is the mat-vec's", def, qbad, nq, fbad)
+				t.Fatalf("%s: %d of %d Q2_0 and %d float decodes differ, though the mutation is the mat-vec's", name, qbad, nq, fbad)
 			}
 		} else if qbad == 0 || fbad == 0 {
-			t.Fatalf("%s: %d Q2_0 and %d float decodes differ: a comparison cannot fail", def, qbad, fbad)
+			t.Fatalf("%s: %d Q2_0 and %d float decodes differ: a comparison cannot fail", name, qbad, fbad)
 		}
 		t.Logf("%s: %d of %d dot products, %d of %d Q2_0 and %d of %d float decodes differ, as they must",
-			def, bad, total, qbad, nq, fbad, len(cases))
+			name, bad, total, qbad, nq, fbad, len(cases))
 	}
 }
 

@@ -71,7 +71,8 @@
 // can fail): MUTATE_CURSOR 1 = the sign window moves by 4 per nibble instead of
 // popcount(nibble) (in the mat-vec and both decodes); 2 = a lane starts at its
 // inclusive prefix, skipping its own word's signs; 3 = a thread leaves out the
-// earlier warps of its step (the mat-vec with more than one warp per row). MUTATE_ORDER 1 = one fused
+// earlier warps of its step (the mat-vec with more than one warp per row); 4 =
+// a lane's cursor stays put along its run (the segmented geometry). MUTATE_ORDER 1 = one fused
 // fmaf instead of the rounded multiply and add (mat-vec). MUTATE_GEOMETRY 1 = the
 // mat-vec's y offset leaves out the grid's z (samples, or tokens).
 #ifndef BITCOS_CUDA_MUTATE_CURSOR
@@ -92,6 +93,14 @@
 #define BITCOS_CUDA_MMV_WARPS 4
 #endif
 
+// 1: the mat-vec's segmented geometry instead (one warp per row, each lane a
+// run of consecutive chunks per step; see bitcos_cuda_segment). The harness
+// builds either; the glue's variant build has both.
+#ifndef BITCOS_CUDA_MMV_SEGMENTS
+#define BITCOS_CUDA_MMV_SEGMENTS 0
+#endif
+
+#define BITCOS_CUDA_SEG   8    // segmented geometry: at most this many chunks per lane and step
 #define BITCOS_CUDA_QK    256  // weights per scale block
 #define BITCOS_CUDA_CHUNK 32   // weights per lane step: one presence word, one block_q8_1
 #define BITCOS_CUDA_LANES 32   // lanes per row
@@ -172,6 +181,41 @@ static __device__ __forceinline__ uint32_t bitcos_cuda_thread_pos(const uint32_t
     return bitcos_cuda_lane_pos(cur, incl, pc);
 #else
     return bitcos_cuda_lane_pos(cur + before, incl, pc);
+#endif
+}
+
+// The segmented geometry (BITCOS_CUDA_MMV_SEGMENTS): one warp per row, the row
+// in steps of up to 32*BITCOS_CUDA_SEG chunks; in a step of n chunks from s0,
+// lane l takes the consecutive chunks [s0 + l*n/32, s0 + (l+1)*n/32) (at most
+// BITCOS_CUDA_SEG, maybe none). The lane loads its presence words, the warp scans
+// their popcount sums once per step, and the lane walks its run with its own
+// cursor, chunk after chunk: no barrier, and every load of a step is issued up
+// front. Float order: per lane its chunks in increasing c (its run in each
+// step, steps in order), from +0; then the butterfly. The caller's loop:
+//
+//   for (int s0 = 0; s0 < nchunks; s0 += 32*BITCOS_CUDA_SEG) {
+//       int c, cnt; bitcos_cuda_segment(lane, min(32*BITCOS_CUDA_SEG, nchunks - s0), c, cnt); c += s0;
+//       uint32_t m[BITCOS_CUDA_SEG]; int pc = 0;
+//       for (j < BITCOS_CUDA_SEG) { m[j] = j < cnt ? bitmap_row[c + j] : 0; pc += __popc(m[j]); }
+//       const int incl = warp_prefix_inclusive_sum<int, 32>(pc);
+//       uint32_t pos = bitcos_cuda_thread_pos(cur, 0, incl, pc);
+//       for (j < cnt) { sumf = bitcos_cuda_vec_dot_chunk(sumf, table, m[j], sw, pos, y + c + j, scale(c + j));
+//                       pos = bitcos_cuda_run_next(pos, m[j]); }
+//       cur += lane 31's incl;
+//   }
+//   sumf = warp_reduce_sum<32>(sumf);
+static __device__ __forceinline__ void bitcos_cuda_segment(const int lane, const int n, int & c0, int & cnt) {
+    c0  = lane * n / BITCOS_CUDA_LANES;
+    cnt = (lane + 1) * n / BITCOS_CUDA_LANES - c0;
+}
+
+// A lane's cursor past chunk m of its run.
+static __device__ __forceinline__ uint32_t bitcos_cuda_run_next(const uint32_t pos, const uint32_t m) {
+#if BITCOS_CUDA_MUTATE_CURSOR == 4
+    (void) m;
+    return pos;
+#else
+    return pos + (uint32_t) __popc(m);
 #endif
 }
 

@@ -35,6 +35,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -195,20 +196,69 @@ void row_lanes(const uint32_t * bitmap, const uint32_t * signs, const int32_t * 
     row_threads<1>(bitmap, signs, rows, k, r, step);
 }
 
+// The segmented geometry's loop (BITCOS_CUDA_MMV_SEGMENTS; bitcos_cuda.cuh):
+// per step the lanes' runs of chunks, their presence words, the warp scan of
+// the runs' popcount sums; step(lane, c, m, sw, pos) for each chunk of each
+// lane's run in order, the lane's cursor advancing by the chunk's popcount.
+template <typename Step>
+void row_segments(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, int k, int r, Step step) {
+    constexpr int    S       = BITCOS_CUDA_SEG;
+    const int        nchunks = k / BITCOS_CUDA_CHUNK;
+    const uint32_t * bm      = bitmap + (size_t) r * nchunks;
+    uint32_t         cur[W];
+    const uint32_t * sw[W];
+    for (int l = 0; l < W; ++l) {
+        sw[l] = bitcos_cuda_row_signs(signs, rows[r], cur[l]);
+    }
+    for (int s0 = 0; s0 < nchunks; s0 += W * S) {
+        const int n = std::min(W * S, nchunks - s0);
+        int       c0[W], cnt[W], pc[W], incl[W];
+        uint32_t  m[W][S];
+        for (int l = 0; l < W; ++l) {
+            bitcos_cuda_segment(l, n, c0[l], cnt[l]);
+            if (cnt[l] < 0 || cnt[l] > S) {
+                die("a lane's run is longer than BITCOS_CUDA_SEG");
+            }
+            c0[l] += s0;
+            pc[l] = 0;
+            for (int j = 0; j < S; ++j) {
+                m[l][j] = j < cnt[l] ? bm[c0[l] + j] : 0u;
+                pc[l] += __popc(m[l][j]);
+            }
+            incl[l] = pc[l];
+        }
+        warp_prefix_inclusive_sum(incl);
+        const uint32_t total = (uint32_t) incl[W - 1];
+        for (int l = 0; l < W; ++l) {
+            uint32_t pos = bitcos_cuda_thread_pos(cur[l], 0, incl[l], pc[l]);
+            for (int j = 0; j < cnt[l]; ++j) {
+                step(l, c0[l] + j, m[l][j], sw[l], pos);
+                pos = bitcos_cuda_run_next(pos, m[l][j]);
+            }
+            cur[l] += total;
+        }
+    }
+}
+
 // One row's dot product: the threads' sums, lane l of warp 0 adding those of
 // lane l of the other warps in order, then the warp's butterfly.
 float row_dot(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16,
               const float * d32, const block_q8_1 * y, int k, int r) {
-    constexpr int NW    = BITCOS_CUDA_MMV_WARPS;
+    constexpr int NW    = BITCOS_CUDA_MMV_SEGMENTS ? 1 : BITCOS_CUDA_MMV_WARPS;
     const half *  d16_r = d16 != nullptr ? d16 + (size_t) r * (k / BITCOS_CUDA_QK) : nullptr;
     float         sumf[NW * W];
     for (float & s : sumf) {
         s = 0.0f;
     }
-    row_threads<NW>(bitmap, signs, rows, k, r, [&](int t, int c, uint32_t m, const uint32_t * sw, uint32_t pos) {
+    const auto step = [&](int t, int c, uint32_t m, const uint32_t * sw, uint32_t pos) {
         sumf[t] = bitcos_cuda_vec_dot_chunk(sumf[t], bitcos_cuda_table, m, sw, pos, y + c,
                                             bitcos_cuda_scale(d16_r, d32, c));
-    });
+    };
+    if (BITCOS_CUDA_MMV_SEGMENTS) {
+        row_segments(bitmap, signs, rows, k, r, step);
+    } else {
+        row_threads<NW>(bitmap, signs, rows, k, r, step);
+    }
     for (int l = 0; l < W; ++l) {
         for (int w = 1; w < NW; ++w) {
             sumf[l] = __fadd_rn(sumf[l], sumf[w * W + l]);
