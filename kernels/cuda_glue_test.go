@@ -9,14 +9,14 @@ import (
 	"testing"
 )
 
-// TestCudaGlueHipcc compiles patch 0016's ggml-cuda glue (bitcos.cu, and
-// ggml-cuda.cu with its dispatch) as HIP code for gfx906, host and device
+// TestCudaGlueHipcc compiles patch 0016's ggml-cuda glue (bitcos.cu with
+// bitcos-kernels.cuh, and ggml-cuda.cu with its dispatch) as HIP code for gfx906, host and device
 // sides, against ggml-cuda's real headers: the nearest thing to building
 // ggml-cuda on a machine without the CUDA toolkit (nothing runs). Debian's
 // hipcc 5.2 lacks what ggml-hip needs (HIP >= 6.1, hipBLAS, RCCL):
 // cuda/hipstub declares those names (its README). It needs hipcc and a
 // llama.cpp tree with the series applied (GGUF_BITCOS_LLAMA_SRC); it skips
-// without them. A copy of bitcos.cu that calls a function the header lacks
+// without them. A copy of the kernels that calls a function the header lacks
 // must fail, so the compile is known to reach the glue.
 func TestCudaGlueHipcc(t *testing.T) {
 	hipcc, err := exec.LookPath("hipcc")
@@ -35,7 +35,7 @@ func TestCudaGlueHipcc(t *testing.T) {
 			added[path] = content
 		}
 	}
-	for _, name := range []string{"bitcos.cu", "bitcos.cuh", "bitcos_cuda.cuh"} {
+	for _, name := range []string{"bitcos.cu", "bitcos.cuh", "bitcos-kernels.cuh", "bitcos_cuda.cuh"} {
 		got, err := os.ReadFile(filepath.Join(cudaDir, name))
 		if err != nil {
 			t.Skipf("%v (GGUF_BITCOS_LLAMA_SRC must have the series applied)", err)
@@ -87,21 +87,29 @@ func TestCudaGlueHipcc(t *testing.T) {
 		}
 	}
 
-	// the check reaches the glue: a call to a function the header lacks fails
+	// the check reaches the glue: a kernel calling a function the header lacks fails
+	kern, err := os.ReadFile(filepath.Join(cudaDir, "bitcos-kernels.cuh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := strings.Replace(string(kern), "bitcos_cuda_chunk_to_float(", "bitcos_cuda_chunk_to_float_gone(", 1)
+	if broken == string(kern) {
+		t.Fatal("bitcos-kernels.cuh does not call bitcos_cuda_chunk_to_float: update the mutation")
+	}
 	glue, err := os.ReadFile(filepath.Join(cudaDir, "bitcos.cu"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	broken := strings.Replace(string(glue), "bitcos_cuda_chunk_to_float(", "bitcos_cuda_chunk_to_float_gone(", 1)
-	if broken == string(glue) {
-		t.Fatal("bitcos.cu does not call bitcos_cuda_chunk_to_float: update the mutation")
-	}
+	// a copy of bitcos.cu beside the broken header includes it ("" looks there first)
 	bad := filepath.Join(dir, "bitcos.cu")
-	if err := os.WriteFile(bad, []byte(broken), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "bitcos-kernels.cuh"), []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, glue, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := compile(bad, "--cuda-device-only"); err == nil {
-		t.Fatalf("a bitcos.cu calling an undeclared function compiled: the check cannot fail\n%s", tail(out, 2000))
+		t.Fatalf("bitcos.cu with a kernel calling an undeclared function compiled: the check cannot fail\n%s", tail(out, 2000))
 	}
 	t.Logf("patch 0016: bitcos.cu (default and variant builds) and ggml-cuda.cu compile as HIP (gfx906, host and device) without a warning in a BITCOS file; a broken copy fails")
 }

@@ -53,7 +53,7 @@ func buildCudaHarness(t *testing.T, out string, defs ...string) {
 // _SEGMENTS: a harness built without -D runs it, and TestCudaMatVecGeometry
 // fails if they disagree); cudaGeometries, every geometry the harness checks
 // the mat-vec in, with the -D flags that build it.
-var cudaMmvDefault = CudaMmv{Warps: 4}
+var cudaMmvDefault = CudaMmv{Warps: 1}
 
 var cudaGeometries = []struct {
 	g    CudaMmv
@@ -352,9 +352,9 @@ func cudaKernelHarness(t *testing.T, cases []*cudaCase, g CudaMmv, defs []string
 // TestCudaBrokenKernelFails: the comparison catches a broken cursor advance
 // (BITCOS_CUDA_MUTATE_CURSOR=1: the sign window moves by 4 per nibble; =2: a
 // lane starts at its inclusive prefix; =3: a thread leaves out the earlier
-// warps of its row's step; =4: a lane's cursor stays put along its run, in the
-// segmented geometry) and another float order (BITCOS_CUDA_MUTATE_ORDER=1:
-// fmaf), in the default geometry and the segmented one. Row lengths up to 9216
+// warps of its row's step, with 4 warps per row; =4: a lane's cursor stays put
+// along its run, in the segmented geometry) and another float order
+// (BITCOS_CUDA_MUTATE_ORDER=1: fmaf), in the default geometry and the others. Row lengths up to 9216
 // take the segmented geometry past one step.
 func TestCudaBrokenKernelFails(t *testing.T) {
 	cases := cudaCases(t, 2, []int{256, 768, 2560, 6912, 9216})
@@ -370,12 +370,12 @@ func TestCudaBrokenKernelFails(t *testing.T) {
 	}{
 		{"-DBITCOS_CUDA_MUTATE_CURSOR=1", cudaMmvDefault, true},
 		{"-DBITCOS_CUDA_MUTATE_CURSOR=2", cudaMmvDefault, true},
-		{"-DBITCOS_CUDA_MUTATE_CURSOR=3", cudaMmvDefault, false},
+		{"-DBITCOS_CUDA_MUTATE_CURSOR=3", CudaMmv{Warps: 4}, false},
 		{"-DBITCOS_CUDA_MUTATE_ORDER=1", cudaMmvDefault, false},
 		{"-DBITCOS_CUDA_MUTATE_CURSOR=2", seg, true},
 		{"-DBITCOS_CUDA_MUTATE_CURSOR=4", seg, false},
 	} {
-		defs := []string{tc.def}
+		defs := []string{tc.def, fmt.Sprintf("-DBITCOS_CUDA_MMV_WARPS=%d", tc.g.Warps)}
 		if tc.g.Segments {
 			defs = append(defs, "-DBITCOS_CUDA_MMV_SEGMENTS=1")
 		}

@@ -35,7 +35,7 @@ in="${1:-$here/.device}"
 results="${2:-${OUT:-.}/bench.txt}"
 backend="${BENCH_BACKEND:-cuda}"
 budget="${BENCH_BUDGET:-530}"
-variants=(w4s s1s s1g w1s w2s w4g w8s) # the first: the build's default (BITCOS_CUDA_MMV_WARPS 4, shared table)
+variants=(w1g w1s w4s w4g w2s w8s s1s s1g) # the first: the build's default (BITCOS_CUDA_MMV_WARPS 1, table in global memory)
 jobs=$(nproc)
 work=$(mktemp -d)
 t0=$(date +%s)
@@ -85,8 +85,8 @@ if [ -z "$bin" ]; then
     { grep -m 20 -B2 -A8 "error" "$work/build.log"; tail -n 20 "$work/build.log"; exit 1; }
   bin="$work/build/bin"
   echo "-- registers of the BITCOS mat-vecs, one column (ptxas -v)"
-  grep -A4 "Compiling entry function '_Z18mul_mat_vec_bitcosILi[0-9]ELb[01]ELi1ELb0E" "$work/build.log" |
-    grep -oE "bitcosILi[0-9]ELb[01]|Used [0-9]+ registers|[0-9]+ bytes spill stores" | paste -sd' ' | sed 's/ bitcos/\nbitcos/g'
+  grep -A4 "Compiling entry function '_Z18mul_mat_vec_bitcosILi[0-9]ELb[01]ELb[01]ELi1ELb0E" "$work/build.log" |
+    grep -oE "bitcosILi[0-9]ELb[01]ELb[01]|Used [0-9]+ registers|[0-9]+ bytes spill stores" | paste -sd' ' | sed 's/ bitcos/\nbitcos/g'
 fi
 dev=CUDA0 ngl=(-ngl 99)
 [ "$backend" = cpu ] && { dev=CPU; ngl=(); variants=(w4s); }

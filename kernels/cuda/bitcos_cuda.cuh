@@ -89,8 +89,11 @@
 // row; with 1, a block of 4 warps takes 4 rows, a warp each. The float order
 // depends on it (the cross-warp sum below); the glue's variant build may
 // instantiate others, each tested against the Go reference of its order.
+// 1: on an H200 (kernels/cuda/microbench, gguf-bitcos docs/BENCHMARKS.md) one
+// warp per row was the fastest at every shape measured but 640 x 2560 (4 warps
+// 0.87x its time there), 2 and 8 warps and the segmented geometry slower.
 #ifndef BITCOS_CUDA_MMV_WARPS
-#define BITCOS_CUDA_MMV_WARPS 4
+#define BITCOS_CUDA_MMV_WARPS 1
 #endif
 
 // 1: the mat-vec's segmented geometry instead (one warp per row, each lane a

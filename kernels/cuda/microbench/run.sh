@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds and runs mmv_bench.cu (the BITCOS mat-vec variants alone) on a machine
+# with nvcc and an NVIDIA GPU, from the repository root, offline, in about two
+# minutes: the pin from .device/llama.tar.gz (kernels/cuda/device-check.sh pack),
+# patches/series applied, one nvcc call against ggml-cuda's headers.
+#   kernels/cuda/microbench/run.sh [IN_DIR] [ARCH]     (ARCH default 90)
+set -uo pipefail
+here="$(cd "$(dirname "$0")/../../.." && pwd)"
+in="${1:-$here/.device}"
+arch="${2:-90}"
+work=$(mktemp -d)
+t0=$(date +%s)
+mkdir -p "$work/src" && tar xzf "$in/llama.tar.gz" -C "$work/src" || { echo "no tarball in $in: run 'device-check.sh pack' first"; exit 1; }
+(cd "$work/src" && git init -q && git add -A && git -c user.name=d -c user.email=d@d commit -qm pin &&
+  for p in $(cat "$here/patches/series"); do git -c user.name=d -c user.email=d@d am -q "$here/patches/$p" || { echo "git am failed: $p"; exit 1; }; done) || exit 1
+echo "== +$(( $(date +%s) - t0 ))s nvcc (sm_$arch, as ggml-cuda builds: fast math, extended lambdas)"
+s="$work/src/ggml"
+nvcc -O3 -std=c++17 -arch="sm_$arch" -use_fast_math --extended-lambda -DGGML_BITCOS_CUDA_VARIANTS -Xptxas=-v \
+  -I"$s/include" -I"$s/src" -I"$s/src/ggml-cuda" "$here/kernels/cuda/microbench/mmv_bench.cu" -o "$work/mmv_bench" \
+  -Xlinker --unresolved-symbols=ignore-all > "$work/nvcc.log" 2>&1 || { tail -n 40 "$work/nvcc.log"; exit 1; }
+echo "-- registers of the one-column mat-vecs (ptxas -v)"
+grep -A4 "Compiling entry function '_Z18mul_mat_vec_bitcos" "$work/nvcc.log" |
+  grep -oE "bitcosILi[0-9]ELb[01]ELb[01]ELi1ELb[01]|Used [0-9]+ registers|[0-9]+ bytes spill stores" | paste -sd' ' | sed 's/ bitcos/\nbitcos/g'
+echo "== +$(( $(date +%s) - t0 ))s run"
+"$work/mmv_bench"
+echo "== +$(( $(date +%s) - t0 ))s done"
+rm -rf "$work"
