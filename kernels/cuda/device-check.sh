@@ -15,9 +15,10 @@
 #       cores; each step has its own timeout and the script goes on after a
 #       failed one, so the file always says how far it got.
 #
-# Checks (all with -ngl 99). The native path (patch 0016) is opt-in:
-# GGML_BITCOS_DEVICE_LAYOUT=native; without it BITCOS runs as Q2_0 blocks made
-# at load (patch 0015).
+# Checks (all with -ngl 99). For fp16-scaled weights the native path (patch
+# 0016) is opt-in, GGML_BITCOS_DEVICE_LAYOUT=native; without it they run as Q2_0
+# blocks made at load (patch 0015); f32-scaled ones run natively. For speed,
+# kernels/cuda/bench.sh (and microbench/) measure more in one command.
 #   1. GGML_BITCOS_DEVICE_LAYOUT=native test-backend-ops -b CUDA0 -p bitcos (and
 #      TQ2_0/Q2_0 MUL_MAT for reference)
 #   2. which layout each run takes (the loader's and ggml-cuda's log lines), then
