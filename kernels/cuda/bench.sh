@@ -72,9 +72,7 @@ models=$!
 bin="${BENCH_BIN:-}"
 if [ -z "$bin" ]; then
   step "unpack and apply patches/series"
-  mkdir -p "$work/src" && tar xzf "$in/llama.tar.gz" -C "$work/src" || { echo "no tarball in $in: run 'device-check.sh pack' first"; exit 1; }
-  (cd "$work/src" && git init -q && git add -A && git -c user.name=d -c user.email=d@d commit -qm pin &&
-    for p in $(cat "$here/patches/series"); do git -c user.name=d -c user.email=d@d am -q "$here/patches/$p" || { echo "git am failed: $p"; exit 1; }; done) || exit 1
+  "$here/kernels/cuda/unpack-series.sh" "$in" "$work/src" || exit 1
   step "configure and build ($backend, $jobs jobs)"
   flags=(-DCMAKE_BUILD_TYPE=Release -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_BUILD_SERVER=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DGGML_NATIVE=ON)
   [ "$backend" = cuda ] && flags+=(-DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DGGML_CUDA_FA=OFF -DGGML_CUDA_NCCL=OFF

@@ -10,9 +10,7 @@ in="${1:-$here/.device}"
 arch="${2:-90}"
 work=$(mktemp -d)
 t0=$(date +%s)
-mkdir -p "$work/src" && tar xzf "$in/llama.tar.gz" -C "$work/src" || { echo "no tarball in $in: run 'device-check.sh pack' first"; exit 1; }
-(cd "$work/src" && git init -q && git add -A && git -c user.name=d -c user.email=d@d commit -qm pin &&
-  for p in $(cat "$here/patches/series"); do git -c user.name=d -c user.email=d@d am -q "$here/patches/$p" || { echo "git am failed: $p"; exit 1; }; done) || exit 1
+"$here/kernels/cuda/unpack-series.sh" "$in" "$work/src" || exit 1
 echo "== +$(( $(date +%s) - t0 ))s nvcc (sm_$arch, as ggml-cuda builds: fast math, extended lambdas)"
 s="$work/src/ggml"
 nvcc -O3 -std=c++17 -arch="sm_$arch" -use_fast_math --extended-lambda -DGGML_BITCOS_CUDA_VARIANTS -Xptxas=-v \
