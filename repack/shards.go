@@ -3,8 +3,6 @@ package repack
 import (
 	"fmt"
 	"runtime/debug"
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
@@ -37,98 +35,13 @@ func (o SplitOptions) active() bool { return o.MaxBytes > 0 || o.MaxTensors > 0 
 // written (tests make the plan disagree with the data pass).
 var afterPlan func(plan []Decision)
 
-// repackShards writes the repack of f (decisions dec so far, candidates
-// cand, I2_S tails, the one-file header's reserved size) as shards and
-// completes rep.
-func repackShards(f *input, rep *Report, dec []Decision, cand []bool, tails map[int][]byte, reserved uint64, opt Options) (*Report, error) {
-	if f.Alignment != ggufx.DefaultAlignment {
-		return nil, fmt.Errorf("%s: alignment %d: shards use llama-gguf-split's fixed %d", f.Path, f.Alignment, ggufx.DefaultAlignment)
-	}
-	prog := newJobProgress(f, dec, cand, opt)
-	plan := slices.Clone(dec)
-	if err := planDecisions(f, plan, cand, opt.Workers, prog); err != nil {
-		return nil, err
-	}
-	if afterPlan != nil {
-		afterPlan(plan)
-	}
-	if !rep.summarize(plan, opt.Force) {
-		return rep, nil
-	}
-	h, err := fitHeader(headerFor(f, plan, cand, false, tails), reserved)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Path, err)
-	}
-	starts, err := shardStarts(h.Tensors, opt.Split)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", opt.Output, err)
-	}
-	headers := shardHeaders(h, starts)
-	prefix := strings.TrimSuffix(opt.Output, ".gguf")
-	outs := make([]*atomicfile.File, 0, len(starts))
-	defer func() {
-		for _, o := range outs {
-			o.Abort() // nothing once committed
-		}
-	}()
-	o := &dataOut{first: starts, align: ggufx.DefaultAlignment, want: h.Tensors, cur: -1}
-	for s := range starts {
-		start, err := ggufx.HeaderSize(headers[s])
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", opt.Output, err)
-		}
-		path := ShardPath(prefix, s, len(starts))
-		if err := checkOutput(rep.Input, path, opt.Replace); err != nil {
-			return nil, err
-		}
-		out, err := createOutput(path, inputPerm(rep.Input), opt.Replace)
-		if err != nil {
-			return nil, err
-		}
-		outs = append(outs, out)
-		o.files, o.start = append(o.files, out.File), append(o.start, start)
-	}
-
-	prog.phase("repack")
-	spans, err := writeData(f, dec, cand, o, opt, prog)
-	if err != nil {
-		return nil, err
-	}
-	// The headers of what was written: the same as planned, as every
-	// tensor was checked against the plan; WriteHeaderAt checks the layout.
-	if h, err = fitHeader(headerFor(f, dec, cand, false, tails), reserved); err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Path, err)
-	}
-	headers = shardHeaders(h, starts)
-	for s, out := range outs {
-		if err := ggufx.WriteHeaderAt(out, headers[s], o.start[s], spans[s]); err != nil {
-			return nil, fmt.Errorf("%s: %w", out.Target(), err)
-		}
-	}
-	prog.phase("flush")
-	if err := syncAndCheck(outs, headers, o.start, spans); err != nil {
-		return nil, err
-	}
-	if err := atomicfile.CommitAll(outs...); err != nil {
-		return nil, err
-	}
-	rep.Tensors = dec
-	for s, out := range outs {
-		rep.Shards = append(rep.Shards, out.Target())
-		rep.OutputBytes += dataEnd(o.start[s], spans[s])
-	}
-	rep.Output = rep.Shards[0]
-	prog.done()
-	return rep, nil
-}
-
 // syncAndCheck writes the shards out to disk while reading back their
 // headers (checkWritten); both must finish before the set is committed.
 func syncAndCheck(outs []*atomicfile.File, headers []ggufx.Header, start []uint64, spans [][]ggufx.Span) error {
 	checked := make(chan error, 1)
 	go func() {
 		for s, out := range outs {
-			if err := checkWritten(out.ReadPath(), headers[s], spans[s], dataEnd(start[s], spans[s])); err != nil {
+			if err := checkWritten(out.ReadPath(), headers[s], spans[s], dataEnd(start[s], spans[s], ggufx.DefaultAlignment)); err != nil {
 				checked <- fmt.Errorf("%s: the written shard did not read back intact: %w", out.Target(), err)
 				return
 			}
@@ -148,13 +61,13 @@ func syncAndCheck(outs []*atomicfile.File, headers []ggufx.Header, start []uint6
 }
 
 // dataEnd is the size of a file whose data section starts at start and
-// holds spans.
-func dataEnd(start uint64, spans []ggufx.Span) int64 {
+// holds spans, aligned to align.
+func dataEnd(start uint64, spans []ggufx.Span, align uint64) int64 {
 	if len(spans) == 0 {
 		return int64(start)
 	}
 	last := spans[len(spans)-1]
-	return int64(start + pad(last.Offset+last.Size, ggufx.DefaultAlignment))
+	return int64(start + pad(last.Offset+last.Size, align))
 }
 
 // shardStarts cuts the output tensors ts into shards exactly as
