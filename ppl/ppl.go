@@ -123,71 +123,20 @@ func Run(opt Options) (*Result, error) {
 	cancel := atomicfile.OnInterrupt(func() { os.RemoveAll(dir) })
 	defer cancel()
 	defer os.RemoveAll(dir)
-	baseLogits, candLogits := filepath.Join(dir, "base.kld"), filepath.Join(dir, "candidate.kld")
-	common := []string{"-f", opt.Text, "-c", strconv.Itoa(opt.Ctx)}
-	if opt.Threads > 0 {
-		common = append(common, "-t", strconv.Itoa(opt.Threads))
-	}
-	common = append(common, opt.Extra...)
-	run := func(args ...string) ([]byte, error) {
-		c := exec.Command(opt.Bin, args...)
-		var out bytes.Buffer
-		c.Stdout, c.Stderr = &out, &out
-		if err := c.Run(); err != nil {
-			return out.Bytes(), fmt.Errorf("%s %v: %w\n%s", opt.Bin, args, err, tail(out.Bytes(), 2000))
-		}
-		return out.Bytes(), nil
-	}
-	args := func(model string, kld bool, logits string, extra []string) []string {
-		a := []string{"-m", model}
-		if kld {
-			a = append(a, "--kl-divergence")
-		}
-		a = append(append(a, common[:4]...), "--kl-divergence-base", logits)
-		return append(append(a, common[4:]...), extra...)
-	}
-	// llama.cpp's logger writes from a thread and the last lines can be
-	// lost at exit, more often on a loaded machine: up to five tries each.
-	save := func(model, logits string, extra []string) ([]byte, string, error) {
-		for try := 0; ; try++ {
-			out, err := run(args(model, false, logits, extra)...)
-			if err != nil {
-				return nil, "", err
-			}
-			if m := reFinal.FindSubmatch(out); m != nil {
-				return out, string(m[1]), nil
-			} else if try == maxTries-1 {
-				return nil, "", fmt.Errorf("llama-perplexity printed no final PPL for %s\n%s", model, tail(out, 2000))
-			}
-		}
-	}
-	kld := func(model string, extra []string) (Result, error) {
-		for try := 0; ; try++ {
-			out, err := run(args(model, true, baseLogits, extra)...)
-			if err != nil {
-				return Result{}, err
-			}
-			r, err := parseKLD(out)
-			if err == nil {
-				r.CandLog = string(out)
-				return r, nil
-			} else if try == maxTries-1 {
-				return Result{}, fmt.Errorf("%w\n%s", err, tail(out, 2000))
-			}
-		}
-	}
+	p := newPerplexity(opt, filepath.Join(dir, "base.kld"))
+	candLogits := filepath.Join(dir, "candidate.kld")
 	var r Result
-	if _, r.PPLBaseText, err = save(opt.Base, baseLogits, opt.BaseExtra); err != nil {
+	if _, r.PPLBaseText, err = p.save(opt.Base, p.baseLogits, opt.BaseExtra); err != nil {
 		return nil, err
 	}
-	candLog, candPPL, err := save(opt.Candidate, candLogits, opt.CandidateExtra)
+	candLog, candPPL, err := p.save(opt.Candidate, candLogits, opt.CandidateExtra)
 	if err != nil {
 		return nil, err
 	}
 	r.PPLCandText, r.CandLog = candPPL, string(candLog)
 	r.PPLBase, _ = strconv.ParseFloat(r.PPLBaseText, 64)
 	r.PPLCand, _ = strconv.ParseFloat(r.PPLCandText, 64)
-	d, err := compareLogits(baseLogits, candLogits)
+	d, err := compareLogits(p.baseLogits, candLogits)
 	if err != nil {
 		return nil, err
 	}
@@ -197,11 +146,11 @@ func Run(opt Options) (*Result, error) {
 		r.Floor = "none needed: the candidate's saved log-probs are the base's byte for byte (16-bit store), so the logits agree to its resolution"
 		return &r, nil
 	}
-	c, err := kld(opt.Candidate, opt.CandidateExtra)
+	c, err := p.kld(opt.Candidate, opt.CandidateExtra)
 	if err != nil {
 		return nil, err
 	}
-	floor, err := kld(opt.Base, opt.BaseExtra)
+	floor, err := p.kld(opt.Base, opt.BaseExtra)
 	if err != nil {
 		return nil, err
 	}
@@ -209,6 +158,82 @@ func Run(opt Options) (*Result, error) {
 	r.FloorMeanKLD, r.FloorMaxKLD = floor.MeanKLD, floor.MaxKLD
 	r.Floor = fmt.Sprintf("the base against its own saved log-probs in this run: mean KLD %s, max %s", KLD(floor.MeanKLD), KLD(floor.MaxKLD))
 	return &r, nil
+}
+
+// perplexity runs llama-perplexity for Run: the arguments common to every
+// run, and where the base's log-probs are saved.
+type perplexity struct {
+	opt        Options
+	common     []string // -f TEXT -c CTX first, then -t and Extra
+	baseLogits string
+}
+
+func newPerplexity(opt Options, baseLogits string) *perplexity {
+	common := []string{"-f", opt.Text, "-c", strconv.Itoa(opt.Ctx)}
+	if opt.Threads > 0 {
+		common = append(common, "-t", strconv.Itoa(opt.Threads))
+	}
+	common = append(common, opt.Extra...)
+	return &perplexity{opt: opt, common: common, baseLogits: baseLogits}
+}
+
+// run runs llama-perplexity with args and returns what it printed.
+func (p *perplexity) run(args ...string) ([]byte, error) {
+	c := exec.Command(p.opt.Bin, args...)
+	var out bytes.Buffer
+	c.Stdout, c.Stderr = &out, &out
+	if err := c.Run(); err != nil {
+		return out.Bytes(), fmt.Errorf("%s %v: %w\n%s", p.opt.Bin, args, err, tail(out.Bytes(), 2000))
+	}
+	return out.Bytes(), nil
+}
+
+// args are a run's arguments: model, in KL-divergence mode when kld, the
+// log-probs file logits (saved, or read in that mode), then extra.
+func (p *perplexity) args(model string, kld bool, logits string, extra []string) []string {
+	a := []string{"-m", model}
+	if kld {
+		a = append(a, "--kl-divergence")
+	}
+	a = append(append(a, p.common[:4]...), "--kl-divergence-base", logits)
+	return append(append(a, p.common[4:]...), extra...)
+}
+
+// llama.cpp's logger writes from a thread and the last lines can be
+// lost at exit, more often on a loaded machine: save and kld try up to
+// maxTries times each.
+
+// save runs model saving its log-probs to logits, and returns the output
+// and the final PPL printed.
+func (p *perplexity) save(model, logits string, extra []string) ([]byte, string, error) {
+	for try := 0; ; try++ {
+		out, err := p.run(p.args(model, false, logits, extra)...)
+		if err != nil {
+			return nil, "", err
+		}
+		if m := reFinal.FindSubmatch(out); m != nil {
+			return out, string(m[1]), nil
+		} else if try == maxTries-1 {
+			return nil, "", fmt.Errorf("llama-perplexity printed no final PPL for %s\n%s", model, tail(out, 2000))
+		}
+	}
+}
+
+// kld runs model in KL-divergence mode against the base's saved log-probs.
+func (p *perplexity) kld(model string, extra []string) (Result, error) {
+	for try := 0; ; try++ {
+		out, err := p.run(p.args(model, true, p.baseLogits, extra)...)
+		if err != nil {
+			return Result{}, err
+		}
+		r, err := parseKLD(out)
+		if err == nil {
+			r.CandLog = string(out)
+			return r, nil
+		} else if try == maxTries-1 {
+			return Result{}, fmt.Errorf("%w\n%s", err, tail(out, 2000))
+		}
+	}
 }
 
 // Parity returns nil when r shows parity: the perplexities equal in every
