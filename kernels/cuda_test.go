@@ -26,6 +26,7 @@ var cudaSources = []string{
 	filepath.Join("cuda", "bitcos_cuda.cuh"),
 	filepath.Join("cuda", "harness", "cuda_shim.h"),
 	filepath.Join("cuda", "harness", "harness.cpp"),
+	filepath.Join("internal", "harness", "harness_io.h"),
 }
 
 // buildCudaHarness compiles the harness with extra -D flags (the mutations).

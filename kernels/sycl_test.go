@@ -41,7 +41,8 @@ func buildSyclHarness(t *testing.T, prefix, out string, defs ...string) {
 	t.Helper()
 	// read the sources here so that go test's cache knows them (g++ reads
 	// them in another process: an edit would otherwise give a cached PASS)
-	for _, f := range []string{filepath.Join("sycl", "bitcos_sycl.hpp"), filepath.Join("sycl", "harness", "harness.cpp")} {
+	for _, f := range []string{filepath.Join("sycl", "bitcos_sycl.hpp"), filepath.Join("sycl", "harness", "harness.cpp"),
+		filepath.Join("internal", "harness", "harness_io.h")} {
 		if _, err := os.ReadFile(f); err != nil {
 			t.Fatal(err)
 		}

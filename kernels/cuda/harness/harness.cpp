@@ -31,9 +31,7 @@
 #include "cuda_shim.h"
 // the shim goes first: the header uses its types
 #include "../bitcos_cuda.cuh"
-
-#include <sys/mman.h>
-#include <unistd.h>
+#include "../../internal/harness/harness_io.h"  // die, reader, guarded, put
 
 #include <algorithm>
 #include <cstdio>
@@ -45,63 +43,6 @@
 namespace {
 
 constexpr int W = BITCOS_CUDA_LANES;
-
-[[noreturn]] void die(const std::string & msg) {
-    std::fprintf(stderr, "harness: %s\n", msg.c_str());
-    std::exit(2);
-}
-
-struct reader {
-    FILE * f;
-
-    template <typename T> T get() {
-        T v;
-        if (std::fread(&v, sizeof v, 1, f) != 1) {
-            die("short input");
-        }
-        return v;
-    }
-
-    void bytes(void * p, size_t n) {
-        if (n != 0 && std::fread(p, 1, n, f) != n) {
-            die("short input");
-        }
-    }
-};
-
-// n bytes, 4-byte aligned, ending right before a PROT_NONE page (bytes up to the
-// next multiple of 4 stay readable: aligned word loads may touch them).
-struct guarded {
-    void *    map = nullptr;
-    size_t    len = 0;
-    uint8_t * p   = nullptr;
-
-    explicit guarded(size_t n) {
-        const size_t page = (size_t) sysconf(_SC_PAGESIZE);
-        const size_t n4   = (n + 3) / 4 * 4;
-        const size_t body = (n4 + page - 1) / page * page;
-        len               = body + page;
-        map               = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (map == MAP_FAILED) {
-            die("mmap");
-        }
-        if (mprotect((uint8_t *) map + body, page, PROT_NONE) != 0) {
-            die("mprotect");
-        }
-        p = (uint8_t *) map + body - n4;
-    }
-
-    guarded(const guarded &)             = delete;
-    guarded & operator=(const guarded &) = delete;
-
-    ~guarded() { munmap(map, len); }
-};
-
-template <typename T> void put(FILE * f, const T * p, size_t n) {
-    if (n != 0 && std::fwrite(p, sizeof(T), n, f) != n) {
-        die("short write");
-    }
-}
 
 // ggml's warp_prefix_inclusive_sum<int, 32>: for offset 1, 2, 4, 8, 16, lane l
 // adds lane l - offset's value (__shfl_up_sync) when l >= offset.

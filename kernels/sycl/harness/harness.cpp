@@ -20,10 +20,9 @@
 // kernel read past them crashes the run instead of going unnoticed.
 
 #include "../bitcos_sycl.hpp"
+#include "../../internal/harness/harness_io.h"  // die, reader, guarded, put
 
 #include <simsycl/system.hh>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -32,60 +31,6 @@
 #include <vector>
 
 namespace {
-
-[[noreturn]] void die(const std::string & msg) {
-    std::fprintf(stderr, "harness: %s\n", msg.c_str());
-    std::exit(2);
-}
-
-struct reader {
-    FILE * f;
-
-    template <typename T> T get() {
-        T v;
-        if (std::fread(&v, sizeof v, 1, f) != 1) {
-            die("short input");
-        }
-        return v;
-    }
-
-    void bytes(void * p, size_t n) {
-        if (n != 0 && std::fread(p, 1, n, f) != n) {
-            die("short input");
-        }
-    }
-};
-
-// n bytes, 4-byte aligned, ending right before a PROT_NONE page (bytes up to
-// the next multiple of 4 stay readable: aligned word loads may touch them).
-struct guarded {
-    void *  map  = nullptr;
-    size_t  len  = 0;
-    uint8_t * p  = nullptr;
-
-    explicit guarded(size_t n) {
-        const size_t page = (size_t) sysconf(_SC_PAGESIZE);
-        const size_t n4   = (n + 3) / 4 * 4;
-        const size_t body = (n4 + page - 1) / page * page;
-        len               = body + page;
-        map = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (map == MAP_FAILED) {
-            die("mmap");
-        }
-        if (mprotect((uint8_t *) map + body, page, PROT_NONE) != 0) {
-            die("mprotect");
-        }
-        p = (uint8_t *) map + body - n4;
-    }
-
-    ~guarded() { munmap(map, len); }
-};
-
-template <typename T> void put(FILE * f, const T * p, size_t n) {
-    if (n != 0 && std::fwrite(p, sizeof(T), n, f) != n) {
-        die("short write");
-    }
-}
 
 template <int SG> void run_case(sycl::queue & q, reader & in, FILE * out) {
     const int   k          = in.get<int32_t>();
