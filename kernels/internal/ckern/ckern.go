@@ -31,29 +31,6 @@ import "unsafe"
 // Available reports whether the C kernels were compiled (cgo builds).
 const Available = true
 
-// Variant selects a C kernel.
-type Variant int
-
-// The BITCOS variants of this package, then the TQ2_0 yardsticks.
-const (
-	Generic Variant = iota
-	TQ2Generic
-	TQ2AVX2
-	TQ2AVX2Exact
-	// TQ2Order is BITCOS in the float order of ggml's x86 TQ2_0 kernel
-	// (c/bitcos_tq2order.c), the perplexity-parity mode.
-	TQ2Order
-	// AVX2TQ2 is the AVX2 kernel in TQ2Order's float order
-	// (c/bitcos_avx2_tq2.c): parity at speed.
-	AVX2TQ2
-	// AVX2NoPdepTQ2 is the no-pdep kernel in TQ2Order's float order
-	// (c/bitcos_nopdep.c): parity where pdep is slow.
-	AVX2NoPdepTQ2
-	// TQ2AVX2GGML is the TQ2AVX2 yardstick built as ggml builds its TQ2_0
-	// kernel (-O3, FMA, contraction: tq2_0_ggml.c), for TQ2GEMV.
-	TQ2AVX2GGML
-)
-
 // Compiled reports whether v was compiled with its SIMD path in this build
 // (false means the function falls back to the scalar kernel of its order).
 func Compiled(v Variant) bool {
@@ -140,18 +117,6 @@ func CodesGEMV4(avx2 bool, k, rows int, bitmap, signs []byte, off []uint32, d16 
 		u16(d16), C.float(d32), y[0], y[1], y[2], y[3], (*C.float)(unsafe.Pointer(&out[0])))
 }
 
-// ClmulBuild selects a build of c/bitcos_avx2_clmul.c.
-type ClmulBuild int
-
-// The builds: with VPCLMULQDQ (ymm squaring), with PCLMULQDQ only (xmm), and
-// for the baseline ISA (its scalar permutation; the kernel falls back to
-// tq2order).
-const (
-	ClmulYMM ClmulBuild = iota
-	ClmulXMM
-	ClmulGeneric
-)
-
 // ClmulQPBlock is the size of the permuted activation copy per 256 weights,
 // before the block scales (4 bytes per 256 weights) at its end.
 const ClmulQPBlock = C.BITCOS_CLMUL_QP_BLOCK
@@ -173,13 +138,6 @@ func ClmulGEMV(b ClmulBuild, k, rows int, repeat bool, bitmap, signs []byte, off
 	C.ckern_clmul_gemv(C.int(b), C.int(k), C.int(rows), cbool(repeat), u8(bitmap), u8(signs), (*C.uint32_t)(unsafe.Pointer(&off[0])),
 		u16(d16), C.float(d32), y, (*C.float)(unsafe.Pointer(&out[0])))
 }
-
-// Kernels of a converted weight's blocks for TQ2_0BlocksGEMV.
-const (
-	BlocksAVX2     = 0 // bitcos_tq2_0_avx2.c, AVX2 build
-	BlocksAVX2VNNI = 1 // its AVX-VNNI build
-	BlocksRef      = 2 // the scalar reference (bitcos_layout.c)
-)
 
 // TQ2_0BlocksGEMV runs kernel kind (order: the reference's float order) on
 // rows rows of k weights of blocks (f32 blocks when f32) stored row after row

@@ -7,21 +7,6 @@ import "unsafe"
 // Available reports whether the C kernels were compiled (cgo builds).
 const Available = false
 
-// Variant selects a C kernel.
-type Variant int
-
-// The BITCOS variants of this package, then the TQ2_0 yardsticks.
-const (
-	Generic Variant = iota
-	TQ2Generic
-	TQ2AVX2
-	TQ2AVX2Exact
-	TQ2Order
-	AVX2TQ2
-	AVX2NoPdepTQ2
-	TQ2AVX2GGML
-)
-
 // Compiled is false without cgo.
 func Compiled(Variant) bool { return false }
 
@@ -61,16 +46,6 @@ func CodesGEMV(bool, int, int, []byte, []byte, []uint32, []uint16, float32, unsa
 func CodesGEMV4(bool, int, int, []byte, []byte, []uint32, []uint16, float32, [4]unsafe.Pointer, []float32) {
 	panic("ckern: built without cgo")
 }
-
-// ClmulBuild selects a build of c/bitcos_avx2_clmul.c.
-type ClmulBuild int
-
-// The builds of c/bitcos_avx2_clmul.c.
-const (
-	ClmulYMM ClmulBuild = iota
-	ClmulXMM
-	ClmulGeneric
-)
 
 // ClmulQPBlock is the size of the permuted activation copy per 256 weights,
 // before the block scales (4 bytes per 256 weights) at its end.
@@ -117,13 +92,6 @@ func TQ2_0AVX2Compiled(bool) bool { return false }
 
 // TQ2_0DotScalarCompiled is false without cgo.
 func TQ2_0DotScalarCompiled() bool { return false }
-
-// Kernels of a converted weight's blocks for TQ2_0BlocksGEMV.
-const (
-	BlocksAVX2     = 0
-	BlocksAVX2VNNI = 1
-	BlocksRef      = 2
-)
 
 // TQ2_0BlocksGEMV panics without cgo.
 func TQ2_0BlocksGEMV(int, int, int, int, []byte, bool, unsafe.Pointer, []float32) {

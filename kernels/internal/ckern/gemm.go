@@ -9,26 +9,6 @@ import "C"
 
 import "unsafe"
 
-// GemmBuild selects a build of c/bitcos_gemm.c in this package (the AVX-512
-// builds are in ../ckern512).
-type GemmBuild int
-
-// The builds: scalar (baseline ISA), AVX2 (vpmaddubsw), AVX2 with AVX-VNNI.
-const (
-	GemmGeneric GemmBuild = iota
-	GemmAVX2
-	GemmAVX2VNNI
-)
-
-// The values of bitcos_gemm_isa (c/bitcos_gemm.h): the path a build compiled.
-const (
-	GemmISAScalar = iota
-	GemmISAAVX2
-	GemmISAAVX2VNNI
-	GemmISAAVX512
-	GemmISAAVX512VNNI
-)
-
 // GemmISA is build b's bitcos_gemm_isa.
 func GemmISA(b GemmBuild) int { return int(C.ckern_gemm_isa(C.int(b))) }
 

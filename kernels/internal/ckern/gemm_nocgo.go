@@ -4,25 +4,6 @@ package ckern
 
 import "unsafe"
 
-// GemmBuild selects a build of c/bitcos_gemm.c.
-type GemmBuild int
-
-// The builds of c/bitcos_gemm.c in this package.
-const (
-	GemmGeneric GemmBuild = iota
-	GemmAVX2
-	GemmAVX2VNNI
-)
-
-// The values of bitcos_gemm_isa.
-const (
-	GemmISAScalar = iota
-	GemmISAAVX2
-	GemmISAAVX2VNNI
-	GemmISAAVX512
-	GemmISAAVX512VNNI
-)
-
 // GemmISA is -1 without cgo.
 func GemmISA(GemmBuild) int { return -1 }
 

@@ -12,30 +12,6 @@ import "C"
 
 import "unsafe"
 
-// Choice is bitcos_select's answer (c/bitcos_select.h).
-type Choice struct {
-	Kernel, Order int
-	Name, Why     string
-	Forced        bool // GGML_BITCOS_KERNEL named the kernel
-	Vendor        int  // the CPU's vendor (enum bitcos_vendor), as bitcos_select recorded it
-	TQ2_0VNNI     bool // the build has bitcos_tq2_0_vnni.c's VNNI path (features' tq2_0_vnni)
-}
-
-// LayoutChoice is bitcos_select_layout's answer.
-type LayoutChoice struct {
-	Layout    int
-	Name, Why string
-}
-
-// Features mirrors struct bitcos_cpu_features.
-type Features struct {
-	Built          uint32 // bit k: kernel k compiled with its SIMD path
-	PCLMUL         bool
-	Vendor, Family int
-	TQ2_0VNNI      bool // bitcos_tq2_0_vnni.c compiled with AVX-512 VNNI
-	TQ2Order       int  // enum bitcos_order of the build's ggml TQ2_0 kernel (bitcos_build_tq2_order)
-}
-
 // BuildTQ2Order is bitcos_build_tq2_order as this cgo build compiles it
 // (the package's flags: the x86-64 baseline on amd64, so the exact order).
 func BuildTQ2Order() int { return int(C.bitcos_build_tq2_order()) }
@@ -67,11 +43,6 @@ func SelectLayout(k Choice, forced *string) LayoutChoice {
 	}
 	c := C.bitcos_select_layout(&ck, cs)
 	return LayoutChoice{Layout: int(c.layout), Name: C.GoString(c.name), Why: C.GoString(c.why)}
-}
-
-// DeviceCaps mirrors struct bitcos_device_caps.
-type DeviceCaps struct {
-	Native, TQ2_0, Q2_0 bool
 }
 
 // SelectDeviceLayout calls bitcos_select_device_layout; forced == nil

@@ -4,28 +4,8 @@ package ckern
 
 import "unsafe"
 
-// Choice is bitcos_select's answer (c/bitcos_select.h).
-type Choice struct {
-	Kernel, Order int
-	Name, Why     string
-	Forced        bool
-	Vendor        int
-	TQ2_0VNNI     bool
-}
-
-// LayoutChoice is bitcos_select_layout's answer.
-type LayoutChoice struct {
-	Layout    int
-	Name, Why string
-}
-
 // SelectLayout panics without cgo.
 func SelectLayout(Choice, *string) LayoutChoice { panic("ckern: built without cgo") }
-
-// DeviceCaps mirrors struct bitcos_device_caps.
-type DeviceCaps struct {
-	Native, TQ2_0, Q2_0 bool
-}
 
 // SelectDeviceLayout panics without cgo.
 func SelectDeviceLayout(DeviceCaps, int, *string) LayoutChoice { panic("ckern: built without cgo") }
@@ -35,15 +15,6 @@ func DeviceLayoutName(int) string { panic("ckern: built without cgo") }
 
 // LayoutName panics without cgo.
 func LayoutName(int) string { panic("ckern: built without cgo") }
-
-// Features mirrors struct bitcos_cpu_features.
-type Features struct {
-	Built          uint32
-	PCLMUL         bool
-	Vendor, Family int
-	TQ2_0VNNI      bool
-	TQ2Order       int
-}
 
 // BuildTQ2Order panics without cgo.
 func BuildTQ2Order() int { panic("ckern: built without cgo") }
