@@ -3,7 +3,8 @@
 # its bit-exactness test, and with "bench" also the benchmark (1 thread,
 # z = 0.30/0.42/0.52, K = 2560 and 6912). gcc, AVX2 + BMI2 + FMA + F16C.
 #   docs/studies/lut16/run.sh [bench]
-# A measurement kept for the record (REPORT.md): CI does not run it.
+# A measurement kept for the record (REPORT.md); kernels/lut16_study_test.go
+# runs it without "bench".
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 c="$here/../../../kernels/c"
