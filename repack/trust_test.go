@@ -52,8 +52,9 @@ func f32KV(key string, bits uint32) ggufx.KV {
 }
 
 // TestBitcosMetadataIsValidated feeds every verb a repack whose bitcos.*
-// metadata was damaged (issue 9's findings 1-3 among them): each must refuse
-// with a message naming the file and the problem, or, where the file is
+// metadata was damaged (the version key renamed or out of range, and the
+// cases below): each must refuse with a message naming the file and the
+// problem, or, where the file is
 // consistent in itself but not with its original, verify must report the
 // difference. No verb may accept a file whose unpack is not the original.
 func TestBitcosMetadataIsValidated(t *testing.T) {
@@ -254,7 +255,7 @@ func TestRoundTripAloneCatchesASwappedSourceType(t *testing.T) {
 }
 
 // TestBadScalesAreKept: a NaN or infinite scale keeps that tensor in its
-// source type, reported, instead of failing the repack (issue 9 finding 5);
+// source type, reported, instead of failing the repack;
 // stats predicts the same decision and the exact output size; the repack
 // verifies and round-trips.
 func TestBadScalesAreKept(t *testing.T) {

@@ -25,7 +25,7 @@ func TestExitStatuses(t *testing.T) {
 		t.Fatal("repack failed")
 	}
 	// The version KV renamed: every verb refuses it (exit 1) with a message
-	// naming the file, and none panics (issue 9, finding 1).
+	// naming the file, and none panics.
 	good, _ := os.ReadFile(out)
 	bad, err := corrupt.Rewrite(good, func(h *ggufx.Header) { corrupt.RenameKV(h, bitcos.KeyVersion, "bitcos.versioX") })
 	if err != nil {
@@ -77,7 +77,7 @@ func TestExitStatuses(t *testing.T) {
 
 // TestZeroTensorHeaderIsLoud: a header whose tensor count is 0 "repacks"
 // into its metadata alone; repack says so on stderr, and that the rest of
-// the file was not copied (issue 9, finding 6).
+// the file was not copied.
 func TestZeroTensorHeaderIsLoud(t *testing.T) {
 	data, _ := os.ReadFile(fixture)
 	binary.LittleEndian.PutUint64(data[8:], 0)

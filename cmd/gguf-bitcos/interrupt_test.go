@@ -19,8 +19,7 @@ import (
 // TestInterruptLeavesNothing runs repack (one file and shards) and unpack in
 // a child process, stops them at the last moment (the output complete, not
 // yet named) with SIGINT, SIGTERM or SIGKILL, and checks that nothing is
-// left in the output folder, and that a later run there works (issue 9,
-// finding 4).
+// left in the output folder, and that a later run there works.
 func TestInterruptLeavesNothing(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("signals and O_TMPFILE: Linux")

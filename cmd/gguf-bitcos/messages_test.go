@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestMessages: the small things a user reads (issue 34, point 5): flags
+// TestMessages: the small things a user reads: flags
 // named as typed, counts in the singular, file types by name, --workers
 // checked, help with a description and the exit statuses for every verb.
 func TestMessages(t *testing.T) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The prepared GPU check of issue 24 (BITCOS on ggml-cuda): one script, two steps.
+# The prepared GPU check of BITCOS on ggml-cuda: one script, two steps.
 #
 #   kernels/cuda/device-check.sh pack LLAMA_CLONE [OUT_DIR]
 #       here, with network-free tools only: a trimmed tarball of the pinned
