@@ -63,7 +63,7 @@ func joinShards(paths []string, name string) (*ggufx.File, func(), error) {
 	return joinShardsWith(paths, name, ggufx.Open)
 }
 
-// joinShardsWith is joinShards with the shards opened by open (remote.go
+// joinShardsWith is joinShards with the shards opened by open (stats_source.go
 // opens URLs).
 func joinShardsWith(paths []string, name string, open func(string) (*ggufx.File, error)) (*ggufx.File, func(), error) {
 	var shards []*ggufx.File

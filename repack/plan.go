@@ -174,17 +174,6 @@ func keep(d *Decision, reason string) {
 	d.Layout, d.Reason = LayoutKept, reason
 }
 
-// analyze decides the fate of tensor i of a stock file without encoding it
-// (stats). With ternarize, the projection weights of a float master are
-// ternarized (master.go).
-func analyze(f *input, i int, b *tensorBuf, ternarize bool) (Decision, error) {
-	d, cand := preDecide(f, i, ternarize)
-	if !cand || d.head != nil {
-		return d, nil
-	}
-	return d, analyzeCandidate(f, i, &d, b)
-}
-
 // analyzeCandidate completes the decision d of candidate i (preDecide) as
 // encoding it would, without encoding it (stats, and repack's planning pass
 // for sharded output): a layout with a direct counter

@@ -9,7 +9,16 @@ import (
 	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/httprange"
 )
+
+// Stats is this package's other job, in the stats*.go files: what a file
+// holds and what repack would make of it, without writing anything. It
+// predicts with the repack's own decisions (plan.go: preDecide,
+// analyzeCandidate, decide; header.go for the output's exact size), which
+// is why it lives here. stats_sample.go estimates from sampled blocks,
+// stats_source.go and stats_safetensors.go read URLs and safetensors
+// checkpoints.
 
 // TensorStats is one ternary tensor's statistics. Byte counts are exact for
 // the tensor's data (padding and header entries are in Decision).
@@ -39,7 +48,7 @@ type TensorStats struct {
 	// KernelNote says which activation type a kernel needs for this
 	// tensor: Q8_K wants rows that are multiples of 256.
 	KernelNote string `json:"kernel_note,omitempty"`
-	// ZInterval is set in sampled mode (sample.go).
+	// ZInterval is set in sampled mode (stats_sample.go).
 	ZInterval *ZInterval `json:"z_interval,omitempty"`
 }
 
@@ -122,7 +131,7 @@ type FileStats struct {
 		After  ReadBytes `json:"after"`
 	} `json:"decode_step_reads"`
 	// Source, Remote and Sampled describe a safetensors master, a file
-	// read over HTTP and a sampled run (remote.go, sample.go).
+	// read over HTTP and a sampled run (stats_source.go, stats_sample.go).
 	Source  *SourceInfo    `json:"source,omitempty"`
 	Remote  *RemoteStats   `json:"remote,omitempty"`
 	Sampled *SampleSummary `json:"sampled,omitempty"`
@@ -158,8 +167,18 @@ func Stats(path string, ternarize bool, heads map[string]format.HeadType) (*File
 	return StatsWith(path, StatsOptions{Ternarize: ternarize, Heads: heads})
 }
 
+// StatsOptions are Stats' knobs.
+type StatsOptions struct {
+	Ternarize bool                       // report a float master's projections ternarized (implied for safetensors)
+	Heads     map[string]format.HeadType // head tensors to quantize (head.go)
+	Sample    int                        // blocks per tensor; 0 reads every byte (stats_sample.go)
+	Seed      uint64                     // of the sampled blocks
+	// HTTP tunes the range reader (tests set a short backoff).
+	HTTP httprange.Options
+}
+
 // StatsWith is Stats of a local file or URL, a GGUF or a safetensors
-// master, read whole or sampled (remote.go, sample.go).
+// master, read whole or sampled (stats_source.go, stats_sample.go).
 func StatsWith(path string, opt StatsOptions) (*FileStats, error) {
 	f, src, err := openStats(path, &opt)
 	if err != nil {
@@ -251,6 +270,17 @@ func StatsWith(path string, opt StatsOptions) (*FileStats, error) {
 		}
 	}
 	return fs, nil
+}
+
+// analyze decides the fate of tensor i of a stock file without encoding it
+// (stats). With ternarize, the projection weights of a float master are
+// ternarized (master.go).
+func analyze(f *input, i int, b *tensorBuf, ternarize bool) (Decision, error) {
+	d, cand := preDecide(f, i, ternarize)
+	if !cand || d.head != nil {
+		return d, nil
+	}
+	return d, analyzeCandidate(f, i, &d, b)
 }
 
 // predictedSize is the exact size of the repack of a stock file whose

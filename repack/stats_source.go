@@ -10,27 +10,16 @@ import (
 	"strings"
 
 	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
-	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/httprange"
 	"github.com/gguf-bitcos/gguf-bitcos/safetensors"
 )
 
-// stats reads its input from a local GGUF (mapped, as before), a GGUF at
+// stats reads its input from a local GGUF (mapped), a GGUF at
 // an http(s) URL (httprange: range requests, resumed when cut), or a
-// safetensors master, local or remote (safetensors.go). Every non-local
+// safetensors master, local or remote (stats_safetensors.go). Every non-local
 // input is served to ggufx as one io.ReaderAt, so Stats itself does not
 // know where the bytes come from.
-
-// StatsOptions are Stats' knobs.
-type StatsOptions struct {
-	Ternarize bool                       // report a float master's projections ternarized (implied for safetensors)
-	Heads     map[string]format.HeadType // head tensors to quantize (head.go)
-	Sample    int                        // blocks per tensor; 0 reads every byte (sample.go)
-	Seed      uint64                     // of the sampled blocks
-	// HTTP tunes the range reader (tests set a short backoff).
-	HTTP httprange.Options
-}
 
 // SourceInfo describes an input that is not a GGUF file.
 type SourceInfo struct {
@@ -185,7 +174,7 @@ func (s *statsSource) finish(fs *FileStats, ivs []*ZInterval) {
 	}
 }
 
-// totalInterval is the stratified interval of the model's z (sample.go).
+// totalInterval is the stratified interval of the model's z (stats_sample.go).
 func totalInterval(fs *FileStats, ivs []*ZInterval, opt *StatsOptions) *SampleSummary {
 	sum := &SampleSummary{BlocksPerTensor: opt.Sample, Seed: opt.Seed, Confidence: 0.95, ZLow: fs.Total.Z, ZHigh: fs.Total.Z}
 	var v float64

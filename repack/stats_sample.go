@@ -17,7 +17,7 @@ import (
 )
 
 // Sampled stats (stats --sample N) read N blocks of each ternary tensor
-// instead of all of it, which over HTTP (remote.go) measures a hub
+// instead of all of it, which over HTTP (stats_source.go) measures a hub
 // checkpoint for a few MB of traffic.
 //
 // Design. The sampling unit is a block of the tensor's own layout: 256
@@ -54,7 +54,7 @@ import (
 // W_h the weight share, SE^2 = sum W_h^2 SE_h^2, with SE_h the larger of the
 // cluster SE and the Wilson half-width / 1.96; interval +- 1.96 SE.
 //
-// Measured (sample_test.go): on blocks whose rows differ in sparsity (0.2
+// Measured (stats_sample_test.go): on blocks whose rows differ in sparsity (0.2
 // to 0.7, N = 32, 400 draws) the cluster interval covers the true z 93% of
 // the time, a Wilson interval over the weights 31%; on F32 rows with
 // log-normal scales (sigma 0.4, N = 64, 160 intervals) the jackknife
