@@ -191,8 +191,9 @@ const char * bitcos_device_layout_name(int layout) {
 static int bitcos_device_can(const struct bitcos_device_caps * caps, int group, int l) {
     switch (l) {
         case BITCOS_DEVICE_NATIVE: return caps->native;
-        case BITCOS_DEVICE_TQ2_0:  return caps->tq2_0 && group == 256;
-        case BITCOS_DEVICE_Q2_0:   return caps->q2_0 && (group == 64 || group == 256);
+        case BITCOS_DEVICE_TQ2_0:  return caps->tq2_0 && (group == 256 || group == 0);
+        case BITCOS_DEVICE_Q2_0:   return caps->q2_0 && (group == 64 || group == 256 || group == 0);
+        case BITCOS_DEVICE_HOST:   return 1;
         default:                   return 0;
     }
 }
@@ -202,7 +203,7 @@ struct bitcos_layout_choice bitcos_select_device_layout(const struct bitcos_devi
     int note = 0; // 1: an unknown name; 2: a layout the device cannot take
     if (forced != NULL && forced[0] != '\0') {
         note = 1;
-        for (int l = 0; l < BITCOS_DEVICE_HOST; ++l) {
+        for (int l = 0; l < BITCOS_DEVICE_LAYOUT_COUNT; ++l) {
             if (strcmp(forced, bitcos_device_layout_names[l]) == 0) {
                 if (bitcos_device_can(caps, group, l)) {
                     struct bitcos_layout_choice c = { l, bitcos_device_layout_name(l), "forced by GGML_BITCOS_DEVICE_LAYOUT" };
@@ -221,8 +222,13 @@ struct bitcos_layout_choice bitcos_select_device_layout(const struct bitcos_devi
     if (caps->native) {
         BITCOS_DEVICE_PICK(BITCOS_DEVICE_NATIVE, "default: the backend runs BITCOS");
     }
-    if (group == 0) {
-        BITCOS_DEVICE_PICK(BITCOS_DEVICE_HOST, "default: a per-tensor f32 scale has no exact fp16 form; kept on the CPU");
+    if (group == 0 && bitcos_device_can(caps, group, BITCOS_DEVICE_TQ2_0)) {
+        BITCOS_DEVICE_PICK(BITCOS_DEVICE_TQ2_0, "default: the backend runs TQ2_0; the per-tensor f32 scale rounded to fp16 "
+                                                "(relative change at most 2^-11, as a TQ2_0 conversion of the checkpoint stores it)");
+    }
+    if (group == 0 && bitcos_device_can(caps, group, BITCOS_DEVICE_Q2_0)) {
+        BITCOS_DEVICE_PICK(BITCOS_DEVICE_Q2_0, "default: the backend runs Q2_0; the per-tensor f32 scale rounded to fp16 "
+                                               "(relative change at most 2^-11, as a TQ2_0 conversion of the checkpoint stores it)");
     }
     if (bitcos_device_can(caps, group, BITCOS_DEVICE_TQ2_0)) {
         BITCOS_DEVICE_PICK(BITCOS_DEVICE_TQ2_0, "default: the backend runs TQ2_0; the weight's scales are per 256");

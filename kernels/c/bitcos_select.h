@@ -172,7 +172,7 @@ enum bitcos_device_layout {
     BITCOS_DEVICE_NATIVE,  // the backend's own BITCOS path
     BITCOS_DEVICE_TQ2_0,   // TQ2_0 blocks made at load (bitcos_row_to_tq2_0)
     BITCOS_DEVICE_Q2_0,    // Q2_0 blocks made at load (bitcos_row_to_q2_0)
-    BITCOS_DEVICE_HOST,    // none fits: the weight stays on the CPU
+    BITCOS_DEVICE_HOST,    // none fits, or forced: the weight stays on the CPU
     BITCOS_DEVICE_LAYOUT_COUNT
 };
 
@@ -187,21 +187,23 @@ struct bitcos_device_caps {
 // The layout of one weight on one device. group: the weights per fp16 scale
 // (256 for TQ2_0 and TQ1_0 sources, 64 for Q2_0 sources), or 0 for a
 // per-tensor f32 scale (I2_S sources). forced (GGML_BITCOS_DEVICE_LAYOUT,
-// may be NULL): "native", "tq2_0" or "q2_0". First that applies:
+// may be NULL): "native", "tq2_0", "q2_0" or "host". First that applies:
 //   forced   it names a layout the device can take for this weight (an
 //            unknown name, or one the device cannot take, is ignored and
-//            said so in why)
-//   native   the backend runs the op on BITCOS (Vulkan, SYCL; bytes read per
-//            weight 2 - z bits, the least)
-//   host     a per-tensor f32 scale: TQ2_0 and Q2_0 hold fp16 scales, and no
-//            fp16 value equals every f32 one; the weight stays on the CPU,
-//            whose f32 blocks keep it exact (bitcos_layout.h)
+//            said so in why); "host" keeps the weight on the CPU (exact, for
+//            an f32 scale that would otherwise be rounded)
+//   native   the backend runs the op on BITCOS (CUDA for f32 scales, Vulkan,
+//            SYCL; bytes read per weight 2 - z bits, the least)
+//   tq2_0    a per-tensor f32 scale, a device that runs TQ2_0: the scale
+//   q2_0     rounded to fp16 (round to nearest even: a relative change of at
+//            most 2^-11, what a TQ2_0 conversion of the same checkpoint
+//            stores), TQ2_0 preferred (2.06 bits per weight against 2.25)
 //   tq2_0    the device runs TQ2_0 and the scales are per 256 weights
 //            (Metal; TQ2_0 reads 2.06 bits per weight)
 //   q2_0     the device runs Q2_0 (CUDA, HIP; 2.25 bits per weight); each
 //            64-weight block takes the scale of the group it lies in
 //   host     otherwise
-// The Go test kernels/select_test.go checks every branch.
+// The Go test kernels/transcode_test.go checks every branch.
 struct bitcos_layout_choice bitcos_select_device_layout(const struct bitcos_device_caps * caps, int group,
                                                         const char * forced);
 

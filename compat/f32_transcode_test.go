@@ -1,0 +1,126 @@
+package compat
+
+import (
+	"encoding/binary"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/x448/float16"
+
+	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/modelgen"
+	"github.com/gguf-bitcos/gguf-bitcos/ppl"
+	"github.com/gguf-bitcos/gguf-bitcos/repack"
+)
+
+// f32TranscodeMaxKLD bounds the mean KL divergence of an f32-scaled model
+// transcoded with its scales rounded to fp16 against the same model run
+// exactly. Each projection's scale moves by at most 2^-11 (1e-4 to 4e-4 in the
+// generated model); the generated model's confident, random logits amplify
+// that to a mean KLD of about 0.01 (TQ2_0 blocks) and 0.04 (Q2_0 blocks, whose
+// Q8_0 activations also differ from the CPU's Q8_K): what the bound guards is
+// the scale itself (a wrong one gives a KLD of order 1), and the exact case
+// below proves that rounding is the only change.
+const f32TranscodeMaxKLD = 0.1
+
+func TestRPCF32Transcoded(t *testing.T) {
+	bin := llamaBin(t, "llama-perplexity")
+	s := startRPCServer(t)
+	text := vulkanText(t)
+	dir := t.TempDir()
+	m := modelgen.Small(ggufx.TypeI2_S, 41)
+	m.Arch = "bitnet-b1.58"
+	src, bitcos := filepath.Join(dir, "i2_s.gguf"), filepath.Join(dir, "bitcos.gguf")
+	if err := modelgen.Write(src, m); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := repack.Repack(src, repack.Options{Output: bitcos}); err != nil || rep.Converted == 0 {
+		t.Fatalf("repack: %v", err)
+	}
+	exact := filepath.Join(dir, "bitcos-fp16-exact.gguf")
+	roundScalesInPlace(t, bitcos, exact)
+	for _, c := range []struct {
+		model     string
+		layout    string
+		want      string // in the loader's log line about the device
+		identical bool   // the logits equal the CPU's
+	}{
+		{bitcos, "", "BITCOS (default: the backend runs BITCOS)", true},
+		{bitcos, "tq2_0", "TQ2_0 blocks made at load (forced", false},
+		{bitcos, "q2_0", "Q2_0 blocks made at load (forced", false},
+		{bitcos, "host", "forced by GGML_BITCOS_DEVICE_LAYOUT", true},
+		{exact, "tq2_0", "TQ2_0 blocks made at load (forced", true},
+	} {
+		name := "device-layout-" + c.layout
+		if c.model == exact {
+			name += "/fp16-exact-scales"
+		}
+		bitcos := c.model
+		t.Run(name, func(t *testing.T) {
+			if c.layout != "" {
+				t.Setenv("GGML_BITCOS_DEVICE_LAYOUT", c.layout)
+			}
+			extra := []string{"--rpc", s.addr, "-ngl", "99", "--chunks", "4"}
+			out, err := exec.Command(bin, append([]string{"-m", bitcos, "-f", text, "-c", "128", "-t", "2", "-v"}, extra...)...).CombinedOutput()
+			if err != nil {
+				t.Fatalf("%v\n%s\nserver:\n%s", err, tailString(string(out), 2000), tailString(s.output(), 2000))
+			}
+			if !strings.Contains(string(out), c.want) {
+				t.Fatalf("the loader's log lacks %q:\n%s", c.want, grepLines(string(out), "BITCOS"))
+			}
+			// the base: the model on the CPU alone (no device: nothing transcoded)
+			r, err := ppl.Run(ppl.Options{Bin: bin, Base: bitcos, Candidate: bitcos, Text: text, Ctx: 128, Threads: 2,
+				Extra: []string{"--chunks", "4"}, CandidateExtra: extra[:4]})
+			if err != nil {
+				t.Fatalf("%v\nserver:\n%s", err, tailString(s.output(), 2000))
+			}
+			t.Logf("%q: PPL %s (device) vs %s (CPU), mean KLD %.3g, max %.3g, identical %v",
+				c.layout, r.PPLCandText, r.PPLBaseText, r.MeanKLD, r.MaxKLD, r.LogitsIdentical)
+			switch {
+			case c.identical && !r.LogitsIdentical:
+				t.Fatalf("logits differ from the CPU's: mean KLD %.3g", r.MeanKLD)
+			case !c.identical && r.MeanKLD > f32TranscodeMaxKLD:
+				t.Fatalf("mean KLD %.3g over the rounding's bound %.3g", r.MeanKLD, f32TranscodeMaxKLD)
+			}
+		})
+	}
+	if s.exited() {
+		t.Fatal("the server exited")
+	}
+}
+
+// roundScalesInPlace copies the BITCOS file src to dst with every per-tensor
+// f32 scale (a .bitcos_scales tensor of one F32) replaced by its fp16 rounding
+// (nearest even, as the loader rounds), so fp16 holds them exactly.
+func roundScalesInPlace(t *testing.T, src, dst string) {
+	t.Helper()
+	f, err := ggufx.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, ti := range f.Tensors {
+		if !strings.HasSuffix(ti.Name, ".bitcos_scales") || ti.Type != ggufx.TypeF32 || ti.Elements() != 1 {
+			continue
+		}
+		off := f.DataOffset + ti.Offset
+		d := math.Float32frombits(binary.LittleEndian.Uint32(b[off:]))
+		binary.LittleEndian.PutUint32(b[off:], math.Float32bits(float16.Fromfloat32(d).Float32()))
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no per-tensor f32 scale in " + src)
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
