@@ -16,8 +16,9 @@ import (
 // non-zero codes for TQ2_0, Q2_0 and I2_S, a decode for TQ1_0, the
 // ternarization itself for a float master), which fixes the output header
 // as the one-file repack would write it (headerFor, fitHeader: same KVs,
-// same header pad). The cost is one more read of the candidates, against
-// the second full write the shards used to take (a copy of the one file).
+// same header pad). The cost is one more read of the candidates, where
+// writing the one file and copying it into shards would write everything
+// twice.
 //
 // That list of tensors is cut as llama-gguf-split cuts a file
 // (shardStarts), and the data pass then encodes as for one file, moving to
@@ -26,7 +27,8 @@ import (
 // writing a byte of it (dataOut.check). The headers go in last
 // (ggufx.WriteHeaderAt), every shard is read back and checked, and the set
 // is committed together (atomicfile.CommitAll): until then the shards are
-// unnamed, and an error or an interrupt removes them all.
+// unnamed, and an error or an interrupt removes them all. The steps are
+// job.writeShards (pipeline.go); the pieces it needs are here.
 
 // active reports whether o asks for shards.
 func (o SplitOptions) active() bool { return o.MaxBytes > 0 || o.MaxTensors > 0 }
