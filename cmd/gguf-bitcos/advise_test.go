@@ -142,8 +142,23 @@ func TestFromModel(t *testing.T) {
 				math.Abs(o.Z-tc.z) > 0.03 {
 				t.Errorf("got shapes %v, f32 %v, z %v (%s); want %v, %v, about %v", o.Shapes, o.F32, o.Z, o.ZSource, tc.shapes, tc.f32, tc.z)
 			}
-			if (tc.note == "") != (len(o.Notes) == 0) || tc.note != "" && !strings.Contains(o.Notes[0], tc.note) {
-				t.Errorf("notes %q, want one containing %q", o.Notes, tc.note)
+			// the device note (cgo builds: the rule is C) names CUDA's layout for the scale kind
+			device := slices.IndexFunc(o.Notes, func(n string) bool { return strings.HasPrefix(n, "on GPUs") })
+			notes := slices.Clone(o.Notes)
+			if device >= 0 {
+				notes = slices.Delete(notes, device, device+1)
+				want := "CUDA/HIP: q2_0"
+				if tc.f32 {
+					want = "CUDA/HIP: native"
+				}
+				if !strings.Contains(o.Notes[device], want) {
+					t.Errorf("device note %q lacks %q", o.Notes[device], want)
+				}
+			} else if advise.Available() {
+				t.Errorf("notes %q: no device note", o.Notes)
+			}
+			if (tc.note == "") != (len(notes) == 0) || tc.note != "" && !strings.Contains(notes[0], tc.note) {
+				t.Errorf("notes %q, want one containing %q", notes, tc.note)
 			}
 		})
 	}

@@ -63,5 +63,15 @@ func FromModel(path string, read ModelReader, o *Options) error {
 		}
 	}
 	o.Z, o.ZSource, o.Model = z, "model", path
+	group := 256
+	switch {
+	case o.F32:
+		group = 0
+	case q2:
+		group = 64
+	}
+	if n := deviceNote(group); n != "" {
+		o.Notes = append(o.Notes, n)
+	}
 	return nil
 }
