@@ -20,8 +20,10 @@ var update = flag.Bool("update", false, "rewrite generated kernel files (nopdep 
 // The cgo shims in internal/ckern* #include the kernels from kernels/c. The
 // Go build cache keys a cgo package on the files in its own directory only,
 // so an edit in kernels/c alone would leave stale kernel objects in the
-// cache. Each shim therefore records a hash of kernels/c: updating it changes
-// the shim, which rebuilds the C. This test fails until the recorded hash is
+// cache. Each such package therefore records a hash of kernels/c in its
+// csources.go: updating it changes the package, which rebuilds all its C
+// (one line per package is enough: the go command compiles a package's C
+// files together, none alone). This test fails until the recorded hash is
 // current:
 //
 //	go test ./kernels -run TestShimsTrackSources -update
@@ -50,7 +52,16 @@ func TestShimsTrackSources(t *testing.T) {
 	if err != nil || len(shims) == 0 {
 		t.Fatalf("no shims: %v", err)
 	}
+	var records []string // one csources.go per folder of shims
 	for _, f := range shims {
+		if b, _ := os.ReadFile(f); line.Match(b) {
+			t.Errorf("%s records the hash of kernels/c: its folder's csources.go does, once", f)
+		}
+		if r := filepath.Join(filepath.Dir(f), "csources.go"); !slices.Contains(records, r) {
+			records = append(records, r)
+		}
+	}
+	for _, f := range records {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,5 @@
 //go:build cgo
 
-// kernels/c sha256: 5bfa9c5afbb5c0138abe81a00365c7e02b0bc7a4224dec0bd2d765f4ae41745f
 // bitcos_avx2_clmul.c with VPCLMULQDQ (the squaring on both 128-bit lanes at
 // once), as llama.cpp builds it with -march=native on Ice Lake or Zen 3.
 #pragma GCC optimize("fp-contract=off")

@@ -1,6 +1,5 @@
 //go:build cgo
 
-// kernels/c sha256: 5bfa9c5afbb5c0138abe81a00365c7e02b0bc7a4224dec0bd2d765f4ae41745f
 // bitcos_avx2_clmul.c for the baseline ISA, under other names: its portable
 // fallback (the scalar permutation, and the kernel as a call to tq2order).
 #pragma GCC optimize("fp-contract=off")

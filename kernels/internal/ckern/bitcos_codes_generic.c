@@ -1,6 +1,5 @@
 //go:build cgo
 
-// kernels/c sha256: 5bfa9c5afbb5c0138abe81a00365c7e02b0bc7a4224dec0bd2d765f4ae41745f
 // The scalar build of bitcos_codes.c, under other names (baseline ISA).
 #pragma GCC optimize("fp-contract=off")
 #define bitcos_row_codes bitcos_row_codes_generic

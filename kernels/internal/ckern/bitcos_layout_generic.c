@@ -1,6 +1,5 @@
 //go:build cgo
 
-// kernels/c sha256: 5bfa9c5afbb5c0138abe81a00365c7e02b0bc7a4224dec0bd2d765f4ae41745f
 // bitcos_layout.c under other names, on the scalar build of bitcos_codes.c
 // (bitcos_codes_generic.c here) and with the portable popcount.
 #define BITCOS_LAYOUT_SWAR_POPCOUNT 1

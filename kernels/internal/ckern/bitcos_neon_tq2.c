@@ -1,6 +1,5 @@
 //go:build cgo
 
-// kernels/c sha256: 5bfa9c5afbb5c0138abe81a00365c7e02b0bc7a4224dec0bd2d765f4ae41745f
 // One translation unit per kernel file (see ckern.go). On amd64 this builds
 // the portable path of the NEON file (BITCOS_NEON_TQ2_SIMD == 0): the scalar
 // ARM-order kernels; the NEON paths are tested under qemu-aarch64

@@ -1,6 +1,5 @@
 //go:build cgo
 
-// kernels/c sha256: 5bfa9c5afbb5c0138abe81a00365c7e02b0bc7a4224dec0bd2d765f4ae41745f
 // One translation unit per kernel file (see ckern.go). On amd64 this builds
 // the portable path of the f32-block NEON kernel (a call to the scalar
 // reference in the ARM order); the NEON path is tested under qemu-aarch64

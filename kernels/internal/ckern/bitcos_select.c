@@ -1,5 +1,4 @@
 //go:build cgo
 
-// kernels/c sha256: 5bfa9c5afbb5c0138abe81a00365c7e02b0bc7a4224dec0bd2d765f4ae41745f
 // One translation unit per kernel file (see ckern.go).
 #include "../../c/bitcos_select.c"

@@ -1,6 +1,5 @@
 //go:build cgo
 
-// kernels/c sha256: 5bfa9c5afbb5c0138abe81a00365c7e02b0bc7a4224dec0bd2d765f4ae41745f
 // The AVX2 build of the converted weights' one-column kernel (vpmaddubsw,
 // ggml's own steps); ./bitcos_tq2_0_avx2_vnni.c is its AVX-VNNI build.
 #pragma GCC optimize("fp-contract=off")

@@ -1,6 +1,5 @@
 //go:build cgo
 
-// kernels/c sha256: 5bfa9c5afbb5c0138abe81a00365c7e02b0bc7a4224dec0bd2d765f4ae41745f
 // bitcos_avx512_tq2.c once more, with AVX512-VNNI (its vpdpbusd path), as
 // its own translation unit under other names, so that the tests cover both
 // paths of the kernel on a CPU that has VNNI.

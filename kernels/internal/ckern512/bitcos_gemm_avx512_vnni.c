@@ -1,6 +1,5 @@
 //go:build cgo
 
-// kernels/c sha256: 5bfa9c5afbb5c0138abe81a00365c7e02b0bc7a4224dec0bd2d765f4ae41745f
 // bitcos_gemm.c with AVX-512 F+BW and AVX512-VNNI (its vpdpbusd path),
 // under other names.
 #pragma GCC optimize("fp-contract=off")

@@ -1,6 +1,5 @@
 //go:build cgo
 
-// kernels/c sha256: 5bfa9c5afbb5c0138abe81a00365c7e02b0bc7a4224dec0bd2d765f4ae41745f
 // The AVX-512 VNNI build of the converted weights' one-column kernel, its own
 // translation unit under other names (../ckern has the scalar build under
 // the real ones). VL, VNNI, F16C and FMA are pragmas (cgo rejects those

@@ -1,6 +1,5 @@
 //go:build cgo
 
-// kernels/c sha256: 5bfa9c5afbb5c0138abe81a00365c7e02b0bc7a4224dec0bd2d765f4ae41745f
 // The AVX-512 builds of bitcos_gemm.c (without and with VNNI), run by
 // ckern_gemm_drive.
 #include "../ckern/gemm_drive.h"

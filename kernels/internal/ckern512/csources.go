@@ -1,0 +1,13 @@
+package ckern512
+
+// The shims here compile the C of kernels/c, outside this folder, and the go
+// command keys a package's build on the files in its own folder only. The
+// line below, a hash of kernels/c, changes with every edit there and so
+// rebuilds every shim of the package: TestShimsTrackSources
+// (kernels/sources_test.go) fails until it is current, and
+//
+//	go test ./kernels -run TestShimsTrackSources -update
+//
+// rewrites it.
+//
+// kernels/c sha256: 5bfa9c5afbb5c0138abe81a00365c7e02b0bc7a4224dec0bd2d765f4ae41745f
