@@ -168,94 +168,122 @@ type StatsOptions struct {
 // StatsWith is Stats of a local file or URL, a GGUF or a safetensors
 // master, read whole or sampled (stats_source.go, stats_sample.go).
 func StatsWith(path string, opt StatsOptions) (*FileStats, error) {
-	f, src, err := openStats(path, &opt)
+	f, src, err := openStats(path, &opt) // a safetensors master sets opt.Ternarize
 	if err != nil {
 		return nil, err
 	}
-	ternarize := opt.Ternarize // a safetensors master implies it
 	defer src.close()
 	defer f.Close()
 	f.heads = opt.Heads
-	fs := &FileStats{File: path, FileBytes: f.FileSize}
-	isBitcos := f.meta != nil
-	fs.Bitcos = isBitcos
-	fs.Model = summarize(f)
-	var b tensorBuf
-	zeroRowsOf := map[string][]bool{}
-	var dec []Decision
-	var ivs []*ZInterval
+	s := &statsRun{f: f, opt: opt, zeroRowsOf: map[string][]bool{},
+		fs: &FileStats{File: path, FileBytes: f.FileSize, Bitcos: f.meta != nil, Model: summarize(f)}}
 	for i, t := range f.Tensors {
 		if bitcos.IsCompanion(t.Name) {
 			continue
 		}
-		var d Decision
-		var iv *ZInterval
-		sampled := false
-		if opt.Sample > 0 {
-			if d, iv, sampled, err = sampleTensor(f, i, opt.Sample, opt.Seed, ternarize); err != nil {
-				return nil, err
-			}
-		}
-		if sampled {
-			// d is the estimate
-		} else if t.Type == ggufx.TypeBITCOS {
-			if err := loadBitcos(f, i, &b); err != nil {
-				return nil, err
-			}
-			d = decisionFromPlanes(f, i, &b)
-		} else {
-			if d, err = analyze(f, i, &b, ternarize); err != nil {
-				return nil, err
-			}
-			if isBitcos && d.Layout == LayoutBitcos {
-				d.Layout, d.Reason = LayoutKept, "kept by the repack that wrote this file"
-			}
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		dec = append(dec, d)
-		if !d.isTernary {
-			if d.Layout == LayoutKept {
-				fs.Kept = append(fs.Kept, KeptTensor{Name: d.Name, Type: d.Type, Reason: d.Reason})
-			}
-			continue
-		}
-		group := b.s.Group // BITCOS: as stored
-		if t.Type != ggufx.TypeBITCOS {
-			group = d.codec.ScaleGroup()
-		} else if sampled {
-			group = storedGroup(f, i)
-		}
-		ts := tensorStats(&d, group)
-		if opt.Sample > 0 {
-			if iv == nil {
-				iv = exactInterval(f, i, d.Z, d.master)
-			}
-			ts.ZInterval = iv
-			ivs = append(ivs, iv)
-		}
-		fs.Tensors = append(fs.Tensors, ts)
-		if ffnRe.MatchString(t.Name) && !sampled {
-			z := make([]bool, len(d.rowNNZ))
-			for r, n := range d.rowNNZ {
-				z[r] = n == 0
-			}
-			zeroRowsOf[t.Name] = z
-		}
-	}
-	fs.Total = totalStats(fs.Tensors)
-	src.finish(fs, ivs)
-	fs.DecodeRead = decodeReads(f, dec)
-	fs.Memory = estimateMemory(f.File, fs.FileBytes-int64(f.DataOffset), MemoryContext)
-	fs.Dead = deadNeurons(zeroRowsOf)
-	if isBitcos {
-		fs.RepackBytes = f.FileSize
-	} else {
-		fs.RepackBytes, err = predictedSize(f, dec, ternarize)
+		d, iv, sampled, err := s.decide(i)
 		if err != nil {
 			return nil, err
 		}
+		s.add(i, d, iv, sampled)
+	}
+	return s.finish(src)
+}
+
+// statsRun is one StatsWith over an open file: the report as it fills, and
+// what its totals need of every tensor.
+type statsRun struct {
+	f          *input
+	opt        StatsOptions
+	fs         *FileStats
+	b          tensorBuf    // the last tensor read (add reads a BITCOS tensor's scale group from it)
+	dec        []Decision   // every tensor's but companions', in order
+	ivs        []*ZInterval // sampled runs: every ternary tensor's interval
+	zeroRowsOf map[string][]bool
+}
+
+// decide is tensor i's decision: estimated from sampled blocks (then
+// sampled, with its interval iv), read from its planes (a BITCOS tensor),
+// or analysed as repack would decide it.
+func (s *statsRun) decide(i int) (d Decision, iv *ZInterval, sampled bool, err error) {
+	f, t := s.f, s.f.Tensors[i]
+	if s.opt.Sample > 0 {
+		if d, iv, sampled, err = sampleTensor(f, i, s.opt.Sample, s.opt.Seed, s.opt.Ternarize); err != nil {
+			return d, nil, false, err
+		}
+	}
+	switch {
+	case sampled:
+		// d is the estimate
+	case t.Type == ggufx.TypeBITCOS:
+		if err := loadBitcos(f, i, &s.b); err != nil {
+			return d, nil, false, err
+		}
+		d = decisionFromPlanes(f, i, &s.b)
+	default:
+		if d, err = analyze(f, i, &s.b, s.opt.Ternarize); err != nil {
+			return d, nil, false, err
+		}
+		if s.fs.Bitcos && d.Layout == LayoutBitcos {
+			d.Layout, d.Reason = LayoutKept, "kept by the repack that wrote this file"
+		}
+	}
+	return d, iv, sampled, d.err
+}
+
+// add puts tensor i's decision d into the report: a kept tensor in Kept, a
+// ternary one in Tensors (with its interval in a sampled run) and its zero
+// rows for the dead neurons.
+func (s *statsRun) add(i int, d Decision, iv *ZInterval, sampled bool) {
+	t := s.f.Tensors[i]
+	s.dec = append(s.dec, d)
+	if !d.isTernary {
+		if d.Layout == LayoutKept {
+			s.fs.Kept = append(s.fs.Kept, KeptTensor{Name: d.Name, Type: d.Type, Reason: d.Reason})
+		}
+		return
+	}
+	group := s.b.s.Group // BITCOS: as stored
+	if t.Type != ggufx.TypeBITCOS {
+		group = d.codec.ScaleGroup()
+	} else if sampled {
+		group = storedGroup(s.f, i)
+	}
+	ts := tensorStats(&d, group)
+	if s.opt.Sample > 0 {
+		if iv == nil {
+			iv = exactInterval(s.f, i, d.Z, d.master)
+		}
+		ts.ZInterval = iv
+		s.ivs = append(s.ivs, iv)
+	}
+	s.fs.Tensors = append(s.fs.Tensors, ts)
+	if ffnRe.MatchString(t.Name) && !sampled {
+		z := make([]bool, len(d.rowNNZ))
+		for r, n := range d.rowNNZ {
+			z[r] = n == 0
+		}
+		s.zeroRowsOf[t.Name] = z
+	}
+}
+
+// finish completes the report: totals, what the source knows (traffic,
+// the sampled total), a decode step's reads, memory, dead neurons and the
+// size repack would write.
+func (s *statsRun) finish(src *statsSource) (*FileStats, error) {
+	f, fs := s.f, s.fs
+	fs.Total = totalStats(fs.Tensors)
+	src.finish(fs, s.ivs)
+	fs.DecodeRead = decodeReads(f, s.dec)
+	fs.Memory = estimateMemory(f.File, fs.FileBytes-int64(f.DataOffset), MemoryContext)
+	fs.Dead = deadNeurons(s.zeroRowsOf)
+	if fs.Bitcos {
+		fs.RepackBytes = f.FileSize
+		return fs, nil
+	}
+	var err error
+	if fs.RepackBytes, err = predictedSize(f, s.dec, s.opt.Ternarize); err != nil {
+		return nil, err
 	}
 	return fs, nil
 }
