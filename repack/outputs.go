@@ -8,6 +8,7 @@ import (
 	"regexp"
 
 	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/ggufsplit"
 )
 
 // What a verb may write over: nothing that exists, unless asked (replace),
@@ -46,7 +47,7 @@ func checkShardOutputs(in, prefix string, replace bool) error {
 			}
 		}
 	}
-	return atomicfile.Check(ShardPath(prefix, 0, 1), true, inputs...)
+	return atomicfile.Check(ggufsplit.Path(prefix, 0, 1), true, inputs...)
 }
 
 // createOutput starts writing out: replacing a file there only when

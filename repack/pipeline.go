@@ -13,6 +13,7 @@ import (
 	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/ggufsplit"
 )
 
 // The repack pipeline, around one job value. newJob checks the options and
@@ -242,7 +243,7 @@ func (j *job) createShards(h ggufx.Header, starts []int) ([]*atomicfile.File, *d
 		if err != nil {
 			return outs, nil, fmt.Errorf("%s: %w", j.opt.Output, err)
 		}
-		path := ShardPath(prefix, s, len(starts))
+		path := ggufsplit.Path(prefix, s, len(starts))
 		if err := checkOutput(j.rep.Input, path, j.opt.Replace); err != nil {
 			return outs, nil, err
 		}

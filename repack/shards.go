@@ -7,6 +7,7 @@ import (
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/ggufsplit"
 )
 
 // Sharded output is written once, each shard directly. Which tensors a
@@ -121,9 +122,9 @@ func shardHeaders(h ggufx.Header, starts []int) []ggufx.Header {
 			kvs = append(kvs, h.KVs...)
 		}
 		kvs = append(kvs,
-			ggufx.KVUint16(KeySplitNo, uint16(s)),
-			ggufx.KVInt32(KeySplitTensors, int32(n)),
-			ggufx.KVUint16(KeySplitCount, uint16(len(starts))),
+			ggufx.KVUint16(ggufsplit.KeyNo, uint16(s)),
+			ggufx.KVInt32(ggufsplit.KeyTensors, int32(n)),
+			ggufx.KVUint16(ggufsplit.KeyCount, uint16(len(starts))),
 		)
 		hs[s] = ggufx.Header{Version: 3, Alignment: ggufx.DefaultAlignment, KVs: kvs, Tensors: h.Tensors[first:end]}
 	}

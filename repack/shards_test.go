@@ -12,6 +12,7 @@ import (
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/ggufsplit"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/modelgen"
 )
 
@@ -56,8 +57,8 @@ func refShards(t *testing.T, whole string, opt SplitOptions) [][]byte {
 		if s == 0 {
 			h.KVs = slices.Clone(f.KVs)
 		}
-		h.KVs = append(h.KVs, ggufx.KVUint16(KeySplitNo, uint16(s)),
-			ggufx.KVInt32(KeySplitTensors, int32(len(f.Tensors))), ggufx.KVUint16(KeySplitCount, uint16(len(groups))))
+		h.KVs = append(h.KVs, ggufx.KVUint16(ggufsplit.KeyNo, uint16(s)),
+			ggufx.KVInt32(ggufsplit.KeyTensors, int32(len(f.Tensors))), ggufx.KVUint16(ggufsplit.KeyCount, uint16(len(groups))))
 		for _, i := range g {
 			ti := f.Tensors[i]
 			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: ti.Name, Dims: ti.Dims, Type: ti.Type})
@@ -108,7 +109,7 @@ func familyCutSize(t *testing.T, whole string) int64 {
 // byte, the one-file repack cut into shards, over models (stock types,
 // a quantized head, a float master) and split settings (by count, by size,
 // cuts inside BITCOS families, a single shard); the output folder holds
-// them and nothing else, and the set reads back as the one file (join.go):
+// them and nothing else, and the set reads back as the one file (ggufsplit.Join):
 // verify, unpack and stats take it.
 func TestShardsAreTheSplitOneFileRepack(t *testing.T) {
 	models := []struct {
@@ -168,7 +169,7 @@ func checkShards(t *testing.T, in, whole string, opt Options, split SplitOptions
 	}
 	var names []string
 	for s := range want {
-		names = append(names, filepath.Base(ShardPath(filepath.Join(dir, "m.bitcos"), s, len(want))))
+		names = append(names, filepath.Base(ggufsplit.Path(filepath.Join(dir, "m.bitcos"), s, len(want))))
 	}
 	var got []string
 	ents, _ := os.ReadDir(dir)
@@ -208,7 +209,7 @@ func checkShards(t *testing.T, in, whole string, opt Options, split SplitOptions
 		return
 	}
 	// Read back as a set: joined, the one file; verify, unpack, stats.
-	joined, closeShards, err := joinShards(rep.Shards, rep.Shards[0])
+	joined, closeShards, err := ggufsplit.Join(rep.Shards, rep.Shards[0], ggufx.Open)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/ggufsplit"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/httprange"
 	"github.com/gguf-bitcos/gguf-bitcos/safetensors"
 )
@@ -15,8 +16,8 @@ import (
 // model.safetensors.index.json) is served as the GGUF master it converts
 // to: its tensors under llama.cpp's names, dims reversed (safetensors is
 // outermost first, GGUF innermost first; the bytes are the same row-major
-// data), each tensor's bytes read from its shard on demand (join.go's
-// joinedReader). Stats then ternarizes the projections exactly as for a
+// data), each tensor's bytes read from its shard on demand
+// (ggufsplit.Virtual). Stats then ternarizes the projections exactly as for a
 // GGUF master (master.go, format.Ternarize) and reads one tensor at a time.
 // Converters may permute rows (llama.cpp's permutes Q and K for RoPE);
 // z, zero-row counts and layout choices do not depend on row order.
@@ -58,7 +59,7 @@ func (s *statsSource) openSafetensors(name string) (*input, error) {
 		return nil, err
 	}
 	h.KVs = append(h.KVs, kvs...)
-	var refs []tensorSource
+	var refs []ggufsplit.Source
 	seen := map[string]string{}
 	for k, fname := range files {
 		r, size, err := s.openAt(fname)
@@ -92,13 +93,13 @@ func (s *statsSource) openSafetensors(name string) (*input, error) {
 				}
 			}
 			h.Tensors = append(h.Tensors, ggufx.TensorInfo{Name: g, Type: typ, Dims: dims})
-			refs = append(refs, tensorSource{r, t.Offset})
+			refs = append(refs, ggufsplit.Source{R: r, Off: t.Offset})
 		}
 	}
 	if ix != nil && len(seen)+len(s.info.Omitted) != len(ix.WeightMap) {
 		return nil, fmt.Errorf("%s: the index lists %d tensors, its shards hold %d", name, len(ix.WeightMap), len(seen)+len(s.info.Omitted))
 	}
-	f, err := virtualGGUF(h, refs, name)
+	f, err := ggufsplit.Virtual(h, refs, name)
 	if err != nil {
 		return nil, err
 	}

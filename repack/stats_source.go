@@ -11,6 +11,7 @@ import (
 
 	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/ggufsplit"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/httprange"
 	"github.com/gguf-bitcos/gguf-bitcos/safetensors"
 )
@@ -130,12 +131,12 @@ func (s *statsSource) open(name string) (*input, error) {
 	if err != nil {
 		return nil, err
 	}
-	paths, err := shardSet(f)
+	paths, err := ggufsplit.Set(f)
 	if err != nil {
 		return nil, err
 	}
 	if paths != nil { // the shard URLs follow the first one's name
-		joined, closeShards, err := joinShardsWith(paths, name, s.openGGUF)
+		joined, closeShards, err := ggufsplit.Join(paths, name, s.openGGUF)
 		if err != nil {
 			return nil, err
 		}

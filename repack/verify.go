@@ -10,6 +10,7 @@ import (
 	"github.com/gguf-bitcos/gguf-bitcos/bitcos"
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/ggufsplit"
 )
 
 // VerifyOptions control Verify.
@@ -385,7 +386,7 @@ func compareKVs(v *VerifyResult, a, b *input) {
 		for _, kv := range kvs {
 			// split.* describe the shard container (llama-gguf-split
 			// --merge leaves them in the merged file).
-			if !isSplitKey(kv.Key) {
+			if !ggufsplit.IsKey(kv.Key) {
 				out = append(out, kv)
 			}
 		}

@@ -1,12 +1,69 @@
-package repack
+// Package ggufsplit reads shard sets as llama-gguf-split writes them
+// (tools/gguf-split at the pin): their names and split.* keys, the set a
+// first shard stands for (Set), and the set read as the one file it stands
+// for, without writing that file (Join). Virtual serves any GGUF header as a
+// file whose tensors' data lie elsewhere (Join's shards, or a safetensors
+// checkpoint's files). Writing shards is repack's (repack/shards.go).
+package ggufsplit
 
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
+	"strconv"
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 )
+
+// Shards as llama-gguf-split writes them (tools/gguf-split at the pin):
+// PREFIX-00001-of-0000N.gguf; the first shard holds every KV of the model,
+// each shard holds split.no (u16), split.tensors.count (i32) and split.count
+// (u16) last, in that order (gguf_set_val removes a key and appends it), and
+// tensors in model order, each padded to 32 bytes.
+const (
+	KeyNo      = "split.no"
+	KeyCount   = "split.count"
+	KeyTensors = "split.tensors.count"
+)
+
+// Path is llama_split_path: PREFIX-%05d-of-%05d.gguf, numbered from 1.
+func Path(prefix string, no, count int) string {
+	return fmt.Sprintf("%s-%05d-of-%05d.gguf", prefix, no+1, count)
+}
+
+var shardRe = regexp.MustCompile(`^(.*)-(\d{5})-of-(\d{5})\.gguf$`)
+
+// IsKey reports whether key is one of the split.* keys.
+func IsKey(key string) bool {
+	return key == KeyNo || key == KeyCount || key == KeyTensors
+}
+
+// Set returns the paths of all shards of the set f is the first shard of,
+// or nil when f is not a shard (no split.count > 1); a later shard is an
+// error that names the first.
+func Set(f *ggufx.File) ([]string, error) {
+	kv, ok := f.KV(KeyCount)
+	if !ok {
+		return nil, nil
+	}
+	count, ok := kv.AsUint64()
+	if !ok || count <= 1 {
+		return nil, nil
+	}
+	m := shardRe.FindStringSubmatch(f.Path)
+	if m == nil {
+		return nil, fmt.Errorf("%s: a shard (split.count %d) whose name is not PREFIX-NNNNN-of-NNNNN.gguf", f.Path, count)
+	}
+	if no, _ := strconv.Atoi(m[2]); no != 1 {
+		return nil, fmt.Errorf("%s: give the first shard (%s)", f.Path, Path(m[1], 0, int(count)))
+	}
+	var paths []string
+	for s := 0; s < int(count); s++ {
+		paths = append(paths, Path(m[1], s, int(count)))
+	}
+	return paths, nil
+}
 
 // A shard set is read as the one file it stands for, without writing that
 // file: joinedReader serves the joined file's bytes from the shards (its
@@ -55,17 +112,12 @@ func (j *joinedReader) ReadAt(p []byte, off int64) (int, error) {
 	return n, nil
 }
 
-// joinShards opens the shard set paths as one file: the first shard's KVs
-// without the split.* keys, then every shard's tensors in order, laid out as
-// a writer lays them out. For shards repack wrote, its bytes are the
-// unsplit repack's. The shards stay open until the returned close.
-func joinShards(paths []string, name string) (*ggufx.File, func(), error) {
-	return joinShardsWith(paths, name, ggufx.Open)
-}
-
-// joinShardsWith is joinShards with the shards opened by open (stats_source.go
-// opens URLs).
-func joinShardsWith(paths []string, name string, open func(string) (*ggufx.File, error)) (*ggufx.File, func(), error) {
+// Join opens the shard set paths, each with open (ggufx.Open, or a reader
+// of URLs), as one file: the first shard's KVs without the split.* keys,
+// then every shard's tensors in order, laid out as a writer lays them out.
+// For shards repack wrote, its bytes are the unsplit repack's. Errors name
+// the file as name. The shards stay open until the returned close.
+func Join(paths []string, name string, open func(string) (*ggufx.File, error)) (*ggufx.File, func(), error) {
 	var shards []*ggufx.File
 	closeAll := func() {
 		for _, s := range shards {
@@ -85,7 +137,7 @@ func joinShardsWith(paths []string, name string, open func(string) (*ggufx.File,
 			return nil, nil, err
 		}
 		shards = append(shards, sh)
-		kv, ok := sh.KV(KeySplitNo)
+		kv, ok := sh.KV(KeyNo)
 		if no, _ := kv.AsUint64(); !ok || no != uint64(s) {
 			closeAll()
 			return nil, nil, fmt.Errorf("%s: split.no is %s, want %d", p, kv.ValueString(), s)
@@ -93,7 +145,7 @@ func joinShardsWith(paths []string, name string, open func(string) (*ggufx.File,
 		if s == 0 {
 			h = ggufx.Header{Version: sh.Version, Alignment: sh.Alignment}
 			for _, kv := range sh.KVs {
-				if !isSplitKey(kv.Key) {
+				if !IsKey(kv.Key) {
 					h.KVs = append(h.KVs, kv)
 				}
 			}
@@ -103,11 +155,11 @@ func joinShardsWith(paths []string, name string, open func(string) (*ggufx.File,
 			srcs = append(srcs, source{sh, i})
 		}
 	}
-	parts := make([]tensorSource, len(srcs))
+	parts := make([]Source, len(srcs))
 	for k, s := range srcs {
-		parts[k] = tensorSource{s.f.ReaderAt(), s.f.DataOffset + s.f.Tensors[s.i].Offset}
+		parts[k] = Source{s.f.ReaderAt(), s.f.DataOffset + s.f.Tensors[s.i].Offset}
 	}
-	f, err := virtualGGUF(h, parts, name)
+	f, err := Virtual(h, parts, name)
 	if err != nil {
 		closeAll()
 		return nil, nil, err
@@ -115,17 +167,17 @@ func joinShardsWith(paths []string, name string, open func(string) (*ggufx.File,
 	return f, closeAll, nil
 }
 
-// tensorSource is where a tensor's data lies: at off in r.
-type tensorSource struct {
-	r   io.ReaderAt
-	off uint64
+// Source is where a tensor's data lies: at Off in R.
+type Source struct {
+	R   io.ReaderAt
+	Off uint64
 }
 
-// virtualGGUF is the GGUF file header h describes, laid out as a writer
+// Virtual is the GGUF file header h describes, laid out as a writer
 // lays it out, served without being written: the header encoded in memory,
 // tensor k's data read from srcs[k], the padding as zeros. Errors name the
 // file as name.
-func virtualGGUF(h ggufx.Header, srcs []tensorSource, name string) (*ggufx.File, error) {
+func Virtual(h ggufx.Header, srcs []Source, name string) (*ggufx.File, error) {
 	hdr, dataOffset, ts, err := ggufx.EncodeHeaderUnpadded(h)
 	if err != nil {
 		return nil, fmt.Errorf("%s: its tensors do not make a GGUF file: %w", name, err)
@@ -140,8 +192,8 @@ func virtualGGUF(h ggufx.Header, srcs []tensorSource, name string) (*ggufx.File,
 	add(uint64(len(hdr)), readerOf(hdr), 0)
 	add(dataOffset-uint64(len(hdr)), nil, 0)
 	for k, t := range ts {
-		add(t.Size, srcs[k].r, srcs[k].off)
-		add(pad(t.Size, h.Alignment)-t.Size, nil, 0)
+		add(t.Size, srcs[k].R, srcs[k].Off)
+		add((t.Size+h.Alignment-1)/h.Alignment*h.Alignment-t.Size, nil, 0)
 	}
 	return ggufx.Parse(j, int64(j.size), name)
 }
