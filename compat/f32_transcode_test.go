@@ -124,3 +124,55 @@ func roundScalesInPlace(t *testing.T, src, dst string) {
 		t.Fatal(err)
 	}
 }
+
+// TestVulkanF32Transcoded: on Vulkan with its BITCOS path switched off
+// (GGML_VK_BITCOS_DISABLE, as on a device without one), an I2_S-sourced
+// model's weights go to the device as TQ2_0 blocks with the scale rounded to
+// fp16, every layer there; with scales fp16 holds exactly, its logits are
+// those of the same weights run natively by Vulkan's BITCOS path within the
+// two kernels' float orders, and with the model's own scales the mean KLD
+// against the native path stays under f32TranscodeMaxKLD. Both are logged.
+func TestVulkanF32Transcoded(t *testing.T) {
+	bin := vulkanBin(t, "llama-perplexity")
+	text := vulkanText(t)
+	dir := t.TempDir()
+	m := modelgen.Small(ggufx.TypeI2_S, 41)
+	m.Arch = "bitnet-b1.58"
+	src, bitcos := filepath.Join(dir, "i2_s.gguf"), filepath.Join(dir, "bitcos.gguf")
+	if err := modelgen.Write(src, m); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := repack.Repack(src, repack.Options{Output: bitcos}); err != nil || rep.Converted == 0 {
+		t.Fatalf("repack: %v", err)
+	}
+	exact := filepath.Join(dir, "bitcos-fp16-exact.gguf")
+	roundScalesInPlace(t, bitcos, exact)
+	for _, c := range []struct {
+		name, model string
+		bound       float64
+	}{
+		{"own-scales", bitcos, f32TranscodeMaxKLD},
+		{"fp16-exact-scales", exact, 1e-3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			extra := []string{"-ngl", "99", "--chunks", "4", "-v"}
+			// the candidate with the device's BITCOS path off: transcoded
+			r, err := ppl.Run(ppl.Options{Bin: bin, Base: c.model, Candidate: c.model, Text: text, Ctx: 128, Threads: 2,
+				Extra: extra, CandidateEnv: []string{"GGML_VK_BITCOS_DISABLE=1"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("PPL %s (TQ2_0 blocks, scale rounded) vs %s (Vulkan's BITCOS path), mean KLD %.3g, max %.3g",
+				r.PPLCandText, r.PPLBaseText, r.MeanKLD, r.MaxKLD)
+			if !strings.Contains(r.CandLog, "BITCOS weights on Vulkan0: TQ2_0 blocks made at load (default: the backend runs TQ2_0; the per-tensor f32 scale rounded to fp16") {
+				t.Fatalf("the loader's layout line:\n%s", grepLines(r.CandLog, "BITCOS weights on"))
+			}
+			if !strings.Contains(r.CandLog, "offloaded") || strings.Contains(grepLines(r.CandLog, "offloaded"), "offloaded 0/") {
+				t.Fatalf("layers not offloaded:\n%s", grepLines(r.CandLog, "offloaded"))
+			}
+			if r.MeanKLD > c.bound {
+				t.Fatalf("mean KLD %.3g over %.3g", r.MeanKLD, c.bound)
+			}
+		})
+	}
+}

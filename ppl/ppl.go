@@ -97,6 +97,9 @@ type Options struct {
 	// more arguments for one run only: the same file over two servers
 	// (--rpc), say, compares two ways of running it
 	BaseExtra, CandidateExtra []string
+	// more environment (KEY=VALUE) for one run only: the same file with a
+	// backend's path switched off, say
+	BaseEnv, CandidateEnv []string
 }
 
 // maxTries is how often a run whose summary was lost is repeated.
@@ -126,10 +129,10 @@ func Run(opt Options) (*Result, error) {
 	p := newPerplexity(opt, filepath.Join(dir, "base.kld"))
 	candLogits := filepath.Join(dir, "candidate.kld")
 	var r Result
-	if _, r.PPLBaseText, err = p.save(opt.Base, p.baseLogits, opt.BaseExtra); err != nil {
+	if _, r.PPLBaseText, err = p.save(opt.Base, p.baseLogits, opt.BaseExtra, opt.BaseEnv); err != nil {
 		return nil, err
 	}
-	candLog, candPPL, err := p.save(opt.Candidate, candLogits, opt.CandidateExtra)
+	candLog, candPPL, err := p.save(opt.Candidate, candLogits, opt.CandidateExtra, opt.CandidateEnv)
 	if err != nil {
 		return nil, err
 	}
@@ -146,11 +149,11 @@ func Run(opt Options) (*Result, error) {
 		r.Floor = "none needed: the candidate's saved log-probs are the base's byte for byte (16-bit store), so the logits agree to its resolution"
 		return &r, nil
 	}
-	c, err := p.kld(opt.Candidate, opt.CandidateExtra)
+	c, err := p.kld(opt.Candidate, opt.CandidateExtra, opt.CandidateEnv)
 	if err != nil {
 		return nil, err
 	}
-	floor, err := p.kld(opt.Base, opt.BaseExtra)
+	floor, err := p.kld(opt.Base, opt.BaseExtra, opt.BaseEnv)
 	if err != nil {
 		return nil, err
 	}
@@ -177,9 +180,13 @@ func newPerplexity(opt Options, baseLogits string) *perplexity {
 	return &perplexity{opt: opt, common: common, baseLogits: baseLogits}
 }
 
-// run runs llama-perplexity with args and returns what it printed.
-func (p *perplexity) run(args ...string) ([]byte, error) {
+// run runs llama-perplexity with args, env added to the environment, and
+// returns what it printed.
+func (p *perplexity) run(env []string, args ...string) ([]byte, error) {
 	c := exec.Command(p.opt.Bin, args...)
+	if len(env) > 0 {
+		c.Env = append(os.Environ(), env...)
+	}
 	var out bytes.Buffer
 	c.Stdout, c.Stderr = &out, &out
 	if err := c.Run(); err != nil {
@@ -203,11 +210,11 @@ func (p *perplexity) args(model string, kld bool, logits string, extra []string)
 // lost at exit, more often on a loaded machine: save and kld try up to
 // maxTries times each.
 
-// save runs model saving its log-probs to logits, and returns the output
-// and the final PPL printed.
-func (p *perplexity) save(model, logits string, extra []string) ([]byte, string, error) {
+// save runs model (extra arguments, env) saving its log-probs to logits, and
+// returns the output and the final PPL printed.
+func (p *perplexity) save(model, logits string, extra, env []string) ([]byte, string, error) {
 	for try := 0; ; try++ {
-		out, err := p.run(p.args(model, false, logits, extra)...)
+		out, err := p.run(env, p.args(model, false, logits, extra)...)
 		if err != nil {
 			return nil, "", err
 		}
@@ -219,10 +226,11 @@ func (p *perplexity) save(model, logits string, extra []string) ([]byte, string,
 	}
 }
 
-// kld runs model in KL-divergence mode against the base's saved log-probs.
-func (p *perplexity) kld(model string, extra []string) (Result, error) {
+// kld runs model (extra arguments, env) in KL-divergence mode against the
+// base's saved log-probs.
+func (p *perplexity) kld(model string, extra, env []string) (Result, error) {
 	for try := 0; ; try++ {
-		out, err := p.run(p.args(model, true, p.baseLogits, extra)...)
+		out, err := p.run(env, p.args(model, true, p.baseLogits, extra)...)
 		if err != nil {
 			return Result{}, err
 		}
