@@ -10,6 +10,7 @@ import (
 	"github.com/gguf-bitcos/gguf-bitcos/format"
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/httprange"
+	"github.com/gguf-bitcos/gguf-bitcos/internal/source"
 )
 
 // Stats is this package's other job, in the stats*.go files: what a file
@@ -17,8 +18,9 @@ import (
 // predicts with the repack's own decisions (plan.go: preDecide,
 // analyzeCandidate, decide; header.go for the output's exact size), which
 // is why it lives here. stats_sample.go estimates from sampled blocks,
-// stats_source.go and stats_safetensors.go read URLs and safetensors
-// checkpoints, stats_cost.go says what running the file reads and takes.
+// stats_source.go opens the input (URLs and safetensors checkpoints through
+// internal/source), stats_cost.go says what running the file reads and
+// takes.
 
 // TensorStats is one ternary tensor's statistics. Byte counts are exact for
 // the tensor's data (padding and header entries are in Decision).
@@ -131,10 +133,10 @@ type FileStats struct {
 		After  ReadBytes `json:"after"`
 	} `json:"decode_step_reads"`
 	// Source, Remote and Sampled describe a safetensors master, a file
-	// read over HTTP and a sampled run (stats_source.go, stats_sample.go).
-	Source  *SourceInfo    `json:"source,omitempty"`
-	Remote  *RemoteStats   `json:"remote,omitempty"`
-	Sampled *SampleSummary `json:"sampled,omitempty"`
+	// read over HTTP and a sampled run (internal/source, stats_sample.go).
+	Source  *source.Info    `json:"source,omitempty"`
+	Remote  *source.Traffic `json:"remote,omitempty"`
+	Sampled *SampleSummary  `json:"sampled,omitempty"`
 }
 
 // Entropy is the binary entropy h(z) in bits.

@@ -17,7 +17,7 @@ import (
 )
 
 // Sampled stats (stats --sample N) read N blocks of each ternary tensor
-// instead of all of it, which over HTTP (stats_source.go) measures a hub
+// instead of all of it, which over HTTP (internal/source) measures a hub
 // checkpoint for a few MB of traffic.
 //
 // Design. The sampling unit is a block of the tensor's own layout: 256
@@ -407,4 +407,49 @@ func familyBytesFromHeader(f *input, weight string) (family, data int64) {
 		}
 	}
 	return int64(n), int64(m)
+}
+
+// totalInterval is the stratified interval of the model's z (stats_sample.go).
+func totalInterval(fs *FileStats, ivs []*ZInterval, opt *StatsOptions) *SampleSummary {
+	sum := &SampleSummary{BlocksPerTensor: opt.Sample, Seed: opt.Seed, Confidence: 0.95, ZLow: fs.Total.Z, ZHigh: fs.Total.Z}
+	var v float64
+	for j, iv := range ivs {
+		w := float64(fs.Tensors[j].Weights) / float64(fs.Total.Weights)
+		v += w * w * iv.se * iv.se
+		sum.BytesRead += iv.bytes
+	}
+	h := 1.959963984540054 * math.Sqrt(v)
+	sum.ZLow, sum.ZHigh = max(fs.Total.Z-h, 0), min(fs.Total.Z+h, 1)
+	return sum
+}
+
+// exactInterval describes a tensor read whole in a sampled run.
+func exactInterval(f *input, i int, z float64, master bool) *ZInterval {
+	t := f.Tensors[i]
+	uw, _ := sampleUnit(t, master)
+	m := int64(0)
+	if uw > 0 {
+		m = int64(t.Elements()) / int64(uw)
+	}
+	read := int64(t.Size)
+	if t.Type == ggufx.TypeBITCOS { // the whole family was read
+		base := bitcos.CompanionBase(t.Name)
+		for _, c := range []string{bitcos.SuffixSigns, bitcos.SuffixRows, bitcos.SuffixScales} {
+			if j, ok := f.Tensor(base + c); ok {
+				read += int64(f.Tensors[j].Size)
+			}
+		}
+	}
+	return &ZInterval{Low: z, High: z, Blocks: m, Of: m, Unit: uw, Method: "exact", bytes: read}
+}
+
+// storedGroup is the scale group of BITCOS tensor i as its scales
+// companion stores it (0: one f32 per tensor).
+func storedGroup(f *input, i int) int {
+	t := f.Tensors[i]
+	j, ok := f.Tensor(bitcos.CompanionBase(t.Name) + bitcos.SuffixScales)
+	if !ok || f.Tensors[j].Type == ggufx.TypeF32 || f.Tensors[j].Dims[0] == 0 {
+		return 0
+	}
+	return int(t.Dims[0] / f.Tensors[j].Dims[0])
 }

@@ -265,7 +265,7 @@ func TestSafetensorsMaster(t *testing.T) {
 					got.Model.Architecture != want.Model.Architecture || got.Memory.KVCache != want.Memory.KVCache || got.Memory.KVCache == 0 {
 					t.Fatalf("%s: source %+v, %d parameters (want %d)", name, got.Source, got.Model.Parameters, want.Model.Parameters)
 				}
-				if IsURL(name) && (got.Remote == nil || got.Remote.Resumes == 0) {
+				if httprange.IsURL(name) && (got.Remote == nil || got.Remote.Resumes == 0) {
 					t.Fatalf("%s: traffic %+v", name, got.Remote)
 				}
 				sampled, err := StatsWith(name, StatsOptions{Sample: 16, HTTP: fastHTTP})

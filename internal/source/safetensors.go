@@ -1,4 +1,4 @@
-package repack
+package source
 
 import (
 	"errors"
@@ -17,8 +17,9 @@ import (
 // to: its tensors under llama.cpp's names, dims reversed (safetensors is
 // outermost first, GGUF innermost first; the bytes are the same row-major
 // data), each tensor's bytes read from its shard on demand
-// (ggufsplit.Virtual). Stats then ternarizes the projections exactly as for a
-// GGUF master (master.go, format.Ternarize) and reads one tensor at a time.
+// (ggufsplit.Virtual). stats then ternarizes the projections exactly as for a
+// GGUF master (repack/master.go, format.Ternarize) and reads one tensor at
+// a time.
 // Converters may permute rows (llama.cpp's permutes Q and K for RoPE);
 // z, zero-row counts and layout choices do not depend on row order.
 
@@ -33,9 +34,9 @@ var ggmlOfDType = map[string]ggufx.GGMLType{
 	"I64": ggufx.TypeI64, "U64": ggufx.TypeI64,
 }
 
-// openSafetensors serves a safetensors file, or the shards an index lists,
-// as one GGUF master.
-func (s *statsSource) openSafetensors(name string) (*input, error) {
+// Safetensors serves a safetensors file, or the shards an index lists,
+// local or remote, as one GGUF master.
+func (s *Source) Safetensors(name string) (*ggufx.File, error) {
 	files := []string{name}
 	var ix *safetensors.Index
 	if strings.HasSuffix(name, ".json") {
@@ -51,7 +52,7 @@ func (s *statsSource) openSafetensors(name string) (*input, error) {
 			files = append(files, sibling(name, f))
 		}
 	}
-	s.info = &SourceInfo{Format: "safetensors", Files: files}
+	s.info = &Info{Format: "safetensors", Files: files}
 	h := ggufx.Header{Version: 3, Alignment: ggufx.DefaultAlignment,
 		KVs: []ggufx.KV{ggufx.KVString("general.name", strings.TrimSuffix(strings.TrimSuffix(path2base(name), ".index.json"), ".safetensors"))}}
 	kvs, err := s.configKVs(sibling(name, safetensors.ConfigName))
@@ -103,11 +104,11 @@ func (s *statsSource) openSafetensors(name string) (*input, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &input{File: f}, nil
+	return f, nil
 }
 
 // readSmall reads a whole small file (an index, a config).
-func (s *statsSource) readSmall(name string) ([]byte, error) {
+func (s *Source) readSmall(name string) ([]byte, error) {
 	r, size, err := s.openAt(name)
 	if err != nil {
 		return nil, err
@@ -126,7 +127,7 @@ func (s *statsSource) readSmall(name string) ([]byte, error) {
 // KVs the report's model line and memory estimate read: the architecture
 // is the config's model_type. A missing config is no error (the report then
 // has no architecture and no KV cache estimate); an unreadable one is.
-func (s *statsSource) configKVs(name string) ([]ggufx.KV, error) {
+func (s *Source) configKVs(name string) ([]ggufx.KV, error) {
 	b, err := s.readSmall(name)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, httprange.ErrNotFound) {
 		return nil, nil
