@@ -19,6 +19,7 @@ import (
 	"github.com/gguf-bitcos/gguf-bitcos/internal/atomicfile"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
+	"github.com/gguf-bitcos/gguf-bitcos/stats"
 )
 
 // The files a card is made of.
@@ -84,7 +85,7 @@ func Write(opt Options) ([]string, error) {
 	return paths, nil
 }
 
-func hasBitcos(st *repack.FileStats) bool {
+func hasBitcos(st *stats.FileStats) bool {
 	if !st.Bitcos {
 		return false
 	}
@@ -202,7 +203,7 @@ func SHA256File(path string) (string, int64, error) {
 }
 
 // markdown is the README of the card, with its hub front matter.
-func markdown(st *repack.FileStats, opt Options) (string, error) {
+func markdown(st *stats.FileStats, opt Options) (string, error) {
 	model, source := opt.Model, opt.Source
 	f, err := ggufx.Open(model)
 	if err != nil {

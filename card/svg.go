@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
-	"github.com/gguf-bitcos/gguf-bitcos/repack"
+	"github.com/gguf-bitcos/gguf-bitcos/stats"
 )
 
 // The zero-density chart is a grid: one column per layer, one row per kind
@@ -30,7 +30,7 @@ type cell struct {
 	z     float64
 }
 
-func gridOf(ts []repack.TensorStats) (cells []cell, layers int, kinds []string) {
+func gridOf(ts []stats.TensorStats) (cells []cell, layers int, kinds []string) {
 	for _, t := range ts {
 		c := cell{layer: -1, kind: t.Name, z: t.Z}
 		if m := layerTensor.FindStringSubmatch(t.Name); m != nil {
@@ -58,7 +58,7 @@ func zColor(z float64) string {
 }
 
 // zeroDensitySVG draws the grid.
-func zeroDensitySVG(st *repack.FileStats) string {
+func zeroDensitySVG(st *stats.FileStats) string {
 	cells, layers, kinds := gridOf(st.Tensors)
 	var others []cell
 	for _, c := range cells {

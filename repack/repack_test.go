@@ -303,24 +303,6 @@ func TestStatsTable(t *testing.T) {
 	}
 }
 
-// TestTableI checks the paper's Table I values follow from z alone.
-func TestTableI(t *testing.T) {
-	for _, c := range []struct{ z, bitcos, floor float64 }{
-		{0.5148, 1.4852, 1.4846},
-		{0.422, 1.578, 1.5602},
-		{0.30, 1.70, 1.5813},
-	} {
-		ts := TensorStats{Z: c.z, Weights: 1}
-		ts.fillRates()
-		if d := ts.BitcosRawBPW - c.bitcos; d > 1e-9 || d < -1e-9 {
-			t.Errorf("z=%.4f: 2-z = %.6f, want %.4f", c.z, ts.BitcosRawBPW, c.bitcos)
-		}
-		if d := ts.EntropyBPW - c.floor; d > 5e-4 || d < -5e-4 {
-			t.Errorf("z=%.4f: floor %.5f, want %.4f", c.z, ts.EntropyBPW, c.floor)
-		}
-	}
-}
-
 // TestRepackCopyPaths runs repack with every copied tensor going through the
 // in-kernel copy and then through the chunked copy.
 func TestRepackCopyPaths(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/httprange/httprangetest"
 	"github.com/gguf-bitcos/gguf-bitcos/safetensors"
+	"github.com/gguf-bitcos/gguf-bitcos/stats"
 )
 
 // gaussianMaster writes an F32 checkpoint of four projections whose rows
@@ -70,7 +71,7 @@ func TestIntervalCoverage(t *testing.T) {
 			if z >= iv.Low && z <= iv.High {
 				in++
 			}
-			if lo, hi := wilson(ts.Z, float64(iv.Blocks*int64(iv.Unit))); z >= lo && z <= hi {
+			if lo, hi := stats.Wilson(ts.Z, float64(iv.Blocks*int64(iv.Unit))); z >= lo && z <= hi {
 				wil++
 			}
 		}
@@ -105,54 +106,4 @@ func TestSampledKeepsNonTernary(t *testing.T) {
 		}
 	}
 	t.Fatalf("kept: %+v", fs.Kept)
-}
-
-// TestClusterInterval: the cluster interval of a stock tensor's z over a
-// population of blocks whose zero fractions differ (per-row sparsity drawn
-// from 0.2 to 0.7) covers the true z about 95% of the time over 400 draws
-// of 32 blocks; Wilson over the weights, which ignores that weights of one
-// block share their row's sparsity, far less.
-func TestClusterInterval(t *testing.T) {
-	const m, uw, n = 2048, 256, 32
-	rng := rand.New(rand.NewPCG(3, 4))
-	pop := make([]float64, m)
-	var z float64
-	for j := range pop {
-		if j%8 == 0 { // 8 blocks per row share its sparsity
-			z = 0.2 + 0.5*rng.Float64()
-		}
-		zeros := 0
-		for range uw {
-			if rng.Float64() < z {
-				zeros++
-			}
-		}
-		pop[j] = float64(zeros) / uw
-	}
-	var truth float64
-	for _, y := range pop {
-		truth += y / m
-	}
-	in, wil := 0, 0
-	const draws = 400
-	for d := range uint64(draws) {
-		idx := drawBlocks("t", d, n, m)
-		y := make([]float64, n)
-		var zhat float64
-		for j, b := range idx {
-			y[j] = pop[b]
-			zhat += pop[b] / n
-		}
-		iv := interval(zhat, y, nil, n, m, uw)
-		if truth >= iv.Low && truth <= iv.High {
-			in++
-		}
-		if lo, hi := wilson(zhat, n*uw); truth >= lo && truth <= hi {
-			wil++
-		}
-	}
-	t.Logf("cluster intervals cover %d of %d, Wilson %d", in, draws, wil)
-	if in < draws*90/100 || in > draws*99/100 || wil > draws*70/100 {
-		t.Errorf("cluster intervals cover %d of %d, Wilson %d", in, draws, wil)
-	}
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/gguf-bitcos/gguf-bitcos/internal/httprange"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/source"
 	"github.com/gguf-bitcos/gguf-bitcos/safetensors"
+	"github.com/gguf-bitcos/gguf-bitcos/stats"
 )
 
 // stats reads its input from a local GGUF (mapped, a shard set joined:
@@ -67,10 +68,10 @@ func (s *statsSource) open(name string) (*input, error) {
 
 // finish adds what the source knows to the report: HTTP traffic, the
 // safetensors files, the sampled run's total interval.
-func (s *statsSource) finish(fs *FileStats, ivs []*ZInterval) {
+func (s *statsSource) finish(fs *stats.FileStats, ivs []*stats.ZInterval) {
 	fs.Source = s.src.Info()
 	fs.Remote = s.src.Traffic()
 	if s.opt.Sample > 0 {
-		fs.Sampled = totalInterval(fs, ivs, s.opt)
+		fs.Sampled = stats.TotalInterval(fs, ivs, s.opt.Sample, s.opt.Seed)
 	}
 }

@@ -13,12 +13,13 @@ import (
 	"github.com/gguf-bitcos/gguf-bitcos/internal/httprange"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/httprange/httprangetest"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/modelgen"
+	"github.com/gguf-bitcos/gguf-bitcos/stats"
 )
 
 var fastHTTP = httprange.Options{Backoff: time.Millisecond}
 
 // statsJSON is a report without what depends on where the bytes came from.
-func statsJSON(t *testing.T, fs *FileStats) string {
+func statsJSON(t *testing.T, fs *stats.FileStats) string {
 	t.Helper()
 	c := *fs
 	c.File, c.Remote = "", nil
@@ -92,11 +93,11 @@ func TestStatsOverHTTP(t *testing.T) {
 
 // checkCoverage counts the tensors whose exact z lies in the sampled
 // interval, and checks the total's.
-func checkCoverage(t *testing.T, name string, exact, sampled *FileStats) (in, all int) {
+func checkCoverage(t *testing.T, name string, exact, sampled *stats.FileStats) (in, all int) {
 	t.Helper()
 	// A tensor exact mode keeps for a code 3 can look ternary to a sample
 	// that missed the code: compare by name.
-	byName := map[string]TensorStats{}
+	byName := map[string]stats.TensorStats{}
 	for _, s := range sampled.Tensors {
 		byName[s.Name] = s
 	}
@@ -180,37 +181,6 @@ func TestSampledStats(t *testing.T) {
 		t.Errorf("sampled intervals cover the exact z of %d of %d tensors", in, all)
 	}
 	t.Logf("coverage %d of %d", in, all)
-}
-
-func TestDrawBlocks(t *testing.T) {
-	for _, c := range []struct{ n, m int64 }{{1, 2}, {5, 6}, {10, 1000}, {999, 1000}} {
-		got := drawBlocks("x", 1, c.n, c.m)
-		seen := map[int64]bool{}
-		for _, x := range got {
-			if x < 0 || x >= c.m || seen[x] {
-				t.Fatalf("draw %d of %d: %v", c.n, c.m, got)
-			}
-			seen[x] = true
-		}
-		if int64(len(got)) != c.n || !reflect.DeepEqual(got, drawBlocks("x", 1, c.n, c.m)) {
-			t.Fatalf("draw %d of %d: %d blocks, or not reproducible", c.n, c.m, len(got))
-		}
-	}
-	if reflect.DeepEqual(drawBlocks("x", 1, 10, 1000), drawBlocks("y", 1, 10, 1000)) {
-		t.Fatal("two tensors draw the same blocks")
-	}
-}
-
-func TestTQuantile(t *testing.T) {
-	// Exact values (R: qt(0.975, df)).
-	for _, c := range []struct {
-		df   int64
-		want float64
-	}{{1, 12.706}, {30, 2.042}, {31, 2.0395}, {60, 2.0003}, {1000, 1.9623}} {
-		if got := tQuantile975(c.df); got < c.want-1e-3 || got > c.want+1e-3 {
-			t.Errorf("t(%d) = %.4f, want %.4f", c.df, got, c.want)
-		}
-	}
 }
 
 // TestSafetensorsMaster: a float master as a Hugging Face checkpoint (one

@@ -15,6 +15,7 @@ import (
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/corrupt"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/modelgen"
+	"github.com/gguf-bitcos/gguf-bitcos/stats"
 )
 
 // repacked generates a model of type typ, repacks it and returns both paths.
@@ -315,7 +316,7 @@ func TestBadScalesAreKept(t *testing.T) {
 			if got.Layout != LayoutKept || !strings.Contains(got.Reason, c.want) {
 				t.Fatalf("%s: layout %s, reason %q; want kept with %q", victim, got.Layout, got.Reason, c.want)
 			}
-			var predicted KeptTensor
+			var predicted stats.KeptTensor
 			for _, k := range st.Kept {
 				if k.Name == victim {
 					predicted = k

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
 	"github.com/gguf-bitcos/gguf-bitcos/repack"
+	"github.com/gguf-bitcos/gguf-bitcos/stats"
 )
 
 func statsCmd() *cobra.Command {
@@ -45,7 +46,7 @@ of it and gives z with its 95% interval. It writes nothing.`,
 				m.Architecture, m.Name, repack.FileTypeText(m.FileType), float64(m.Parameters)/1e6, m.BitsPerWeight)
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(tw, "tensor\ttype\tz\tfloor\t2-bit\tTQ1_0\t5t@128\tBITCOS\t2-z\tBITCOS data\tlayout\t")
-			row := func(t repack.TensorStats) {
+			row := func(t stats.TensorStats) {
 				tq1 := "-"
 				if t.TQ1BPW > 0 {
 					tq1 = fmt.Sprintf("%.4f", t.TQ1BPW)

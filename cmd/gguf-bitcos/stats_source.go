@@ -4,11 +4,11 @@ import (
 	"fmt"
 
 	"github.com/gguf-bitcos/gguf-bitcos/internal/units"
-	"github.com/gguf-bitcos/gguf-bitcos/repack"
+	"github.com/gguf-bitcos/gguf-bitcos/stats"
 )
 
 // zText is a tensor's z, with its 95% interval when it was sampled.
-func zText(t repack.TensorStats) string {
+func zText(t stats.TensorStats) string {
 	iv := t.ZInterval
 	if iv == nil || iv.Method == "exact" {
 		return fmt.Sprintf("%.4f", t.Z)
@@ -18,7 +18,7 @@ func zText(t repack.TensorStats) string {
 
 // printSource prints what stats knows of a safetensors master, of the HTTP
 // traffic and of a sampled run.
-func printSource(fs *repack.FileStats) {
+func printSource(fs *stats.FileStats) {
 	if s := fs.Source; s != nil {
 		fmt.Fprintf(stdout, "%s master: %s, %s; projections ternarized with the absmean rule, sizes as a GGUF of the same tensors\n",
 			s.Format, units.Count(len(s.Files), "file"), units.Bytes(s.Bytes))

@@ -10,7 +10,7 @@ import (
 const ModelSamples = 256
 
 // ModelTensor is what FromModel reads of one ternary tensor of a model
-// (fields of repack.TensorStats).
+// (fields of stats.TensorStats).
 type ModelTensor struct {
 	Name       string
 	Dims       []uint64 // row length first
