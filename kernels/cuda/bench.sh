@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The prepared GPU benchmark of issues 32 and 33 (BITCOS on ggml-cuda against
-# Q2_0): one command on a machine with nvcc and an NVIDIA GPU, no network, a
-# clean machine every time, at most 9 minutes on 16 cores.
+# The prepared GPU benchmark of BITCOS on ggml-cuda against Q2_0 (the native
+# mat-vec, f32-scaled weights): one command on a machine with nvcc and an
+# NVIDIA GPU, no network, a clean machine every time, at most 9 minutes on 16
+# cores.
 #
 #   kernels/cuda/device-check.sh pack LLAMA_CLONE    # here: .device/ (the pin + a static gguf-bitcos)
 #   kernels/cuda/bench.sh [IN_DIR] [RESULTS]           # there, from the repository root
