@@ -31,18 +31,7 @@ func TestRPCF32Transcoded(t *testing.T) {
 	bin := llamaBin(t, "llama-perplexity")
 	s := startRPCServer(t)
 	text := vulkanText(t)
-	dir := t.TempDir()
-	m := modelgen.Small(ggufx.TypeI2_S, 41)
-	m.Arch = "bitnet-b1.58"
-	src, bitcos := filepath.Join(dir, "i2_s.gguf"), filepath.Join(dir, "bitcos.gguf")
-	if err := modelgen.Write(src, m); err != nil {
-		t.Fatal(err)
-	}
-	if rep, err := repack.Repack(src, repack.Options{Output: bitcos}); err != nil || rep.Converted == 0 {
-		t.Fatalf("repack: %v", err)
-	}
-	exact := filepath.Join(dir, "bitcos-fp16-exact.gguf")
-	roundScalesInPlace(t, bitcos, exact)
+	bitcos, exact := f32Models(t)
 	for _, c := range []struct {
 		model     string
 		layout    string
@@ -65,13 +54,7 @@ func TestRPCF32Transcoded(t *testing.T) {
 				t.Setenv("GGML_BITCOS_DEVICE_LAYOUT", c.layout)
 			}
 			extra := []string{"--rpc", s.addr, "-ngl", "99", "--chunks", "4"}
-			out, err := exec.Command(bin, append([]string{"-m", bitcos, "-f", text, "-c", "128", "-t", "2", "-v"}, extra...)...).CombinedOutput()
-			if err != nil {
-				t.Fatalf("%v\n%s\nserver:\n%s", err, tailString(string(out), 2000), tailString(s.output(), 2000))
-			}
-			if !strings.Contains(string(out), c.want) {
-				t.Fatalf("the loader's log lacks %q:\n%s", c.want, grepLines(string(out), "BITCOS"))
-			}
+			checkLoaderLog(t, bin, bitcos, text, extra, c.want, s)
 			// the base: the model on the CPU alone (no device: nothing transcoded)
 			r, err := ppl.Run(ppl.Options{Bin: bin, Base: bitcos, Candidate: bitcos, Text: text, Ctx: 128, Threads: 2,
 				Extra: []string{"--chunks", "4"}, CandidateExtra: extra[:4]})
@@ -135,18 +118,7 @@ func roundScalesInPlace(t *testing.T, src, dst string) {
 func TestVulkanF32Transcoded(t *testing.T) {
 	bin := vulkanBin(t, "llama-perplexity")
 	text := vulkanText(t)
-	dir := t.TempDir()
-	m := modelgen.Small(ggufx.TypeI2_S, 41)
-	m.Arch = "bitnet-b1.58"
-	src, bitcos := filepath.Join(dir, "i2_s.gguf"), filepath.Join(dir, "bitcos.gguf")
-	if err := modelgen.Write(src, m); err != nil {
-		t.Fatal(err)
-	}
-	if rep, err := repack.Repack(src, repack.Options{Output: bitcos}); err != nil || rep.Converted == 0 {
-		t.Fatalf("repack: %v", err)
-	}
-	exact := filepath.Join(dir, "bitcos-fp16-exact.gguf")
-	roundScalesInPlace(t, bitcos, exact)
+	bitcos, exact := f32Models(t)
 	for _, c := range []struct {
 		name, model string
 		bound       float64
@@ -174,5 +146,44 @@ func TestVulkanF32Transcoded(t *testing.T) {
 				t.Fatalf("mean KLD %.3g over %.3g", r.MeanKLD, c.bound)
 			}
 		})
+	}
+}
+
+// f32Models writes a generated I2_S-sourced bitnet-b1.58 model's BITCOS
+// repack (one f32 scale per tensor) and a copy with those scales rounded to
+// fp16 (roundScalesInPlace), and returns both.
+func f32Models(t *testing.T) (bitcos, exact string) {
+	t.Helper()
+	dir := t.TempDir()
+	m := modelgen.Small(ggufx.TypeI2_S, 41)
+	m.Arch = "bitnet-b1.58"
+	src := filepath.Join(dir, "i2_s.gguf")
+	bitcos = filepath.Join(dir, "bitcos.gguf")
+	if err := modelgen.Write(src, m); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := repack.Repack(src, repack.Options{Output: bitcos}); err != nil || rep.Converted == 0 {
+		t.Fatalf("repack: %v", err)
+	}
+	exact = filepath.Join(dir, "bitcos-fp16-exact.gguf")
+	roundScalesInPlace(t, bitcos, exact)
+	return bitcos, exact
+}
+
+// checkLoaderLog runs llama-perplexity -v on model with extra and fails
+// unless its log holds want (the loader's line about the device's layout);
+// s, if not nil, is the RPC server whose output a failure shows too.
+func checkLoaderLog(t *testing.T, bin, model, text string, extra []string, want string, s *rpcServer) {
+	t.Helper()
+	out, err := exec.Command(bin, append([]string{"-m", model, "-f", text, "-c", "128", "-t", "2", "-v"}, extra...)...).CombinedOutput()
+	if err != nil {
+		server := ""
+		if s != nil {
+			server = "\nserver:\n" + tailString(s.output(), 2000)
+		}
+		t.Fatalf("%v\n%s%s", err, tailString(string(out), 2000), server)
+	}
+	if !strings.Contains(string(out), want) {
+		t.Fatalf("the loader's log lacks %q:\n%s", want, grepLines(string(out), "BITCOS"))
 	}
 }

@@ -1,7 +1,6 @@
 package compat
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -79,13 +78,7 @@ func TestRPCQ2_0Sourced(t *testing.T) {
 					t.Setenv("GGML_BITCOS_DEVICE_LAYOUT", c.layout)
 				}
 				extra := []string{"--rpc", s.addr, "-ngl", "99", "--chunks", "4"}
-				out, err := exec.Command(bin, append([]string{"-m", bitcos, "-f", text, "-c", "128", "-t", "2", "-v"}, extra...)...).CombinedOutput()
-				if err != nil {
-					t.Fatalf("%v\n%s\nserver:\n%s", err, tailString(string(out), 2000), tailString(s.output(), 2000))
-				}
-				if !strings.Contains(string(out), c.want) {
-					t.Fatalf("the loader's log lacks %q:\n%s", c.want, grepLines(string(out), "BITCOS"))
-				}
+				checkLoaderLog(t, bin, bitcos, text, extra, c.want, s)
 				r, err := ppl.Run(ppl.Options{Bin: bin, Base: q2, Candidate: bitcos, Text: text, Ctx: 128, Threads: 2, Extra: extra})
 				if err != nil {
 					t.Fatalf("%v\nserver:\n%s", err, tailString(s.output(), 2000))
