@@ -12,9 +12,7 @@ import (
 	"github.com/x448/float16"
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
-	"github.com/gguf-bitcos/gguf-bitcos/internal/modelgen"
 	"github.com/gguf-bitcos/gguf-bitcos/ppl"
-	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
 // f32TranscodeMaxKLD bounds the mean KL divergence of an f32-scaled model
@@ -154,18 +152,8 @@ func TestVulkanF32Transcoded(t *testing.T) {
 // fp16 (roundScalesInPlace), and returns both.
 func f32Models(t *testing.T) (bitcos, exact string) {
 	t.Helper()
-	dir := t.TempDir()
-	m := modelgen.Small(ggufx.TypeI2_S, 41)
-	m.Arch = "bitnet-b1.58"
-	src := filepath.Join(dir, "i2_s.gguf")
-	bitcos = filepath.Join(dir, "bitcos.gguf")
-	if err := modelgen.Write(src, m); err != nil {
-		t.Fatal(err)
-	}
-	if rep, err := repack.Repack(src, repack.Options{Output: bitcos}); err != nil || rep.Converted == 0 {
-		t.Fatalf("repack: %v", err)
-	}
-	exact = filepath.Join(dir, "bitcos-fp16-exact.gguf")
+	_, bitcos = repackedModelsOf(t, ggufx.TypeI2_S, "bitnet-b1.58", 0, 41)
+	exact = filepath.Join(filepath.Dir(bitcos), "bitcos-fp16-exact.gguf")
 	roundScalesInPlace(t, bitcos, exact)
 	return bitcos, exact
 }

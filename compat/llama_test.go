@@ -179,17 +179,7 @@ func TestGreedyParity(t *testing.T) {
 }
 
 func greedyParity(t *testing.T, bin string, s modelgen.Spec, mustBeBit *regexp.Regexp, wantN int) {
-	dir := t.TempDir()
-	// the source, named by its type (tq2_0.gguf, q2_0.gguf)
-	src := filepath.Join(dir, s.Type.String()+".gguf")
-	if err := modelgen.Write(src, s); err != nil {
-		t.Fatal(err)
-	}
-	bitcos := filepath.Join(dir, "bitcos.gguf")
-	rep, err := repack.Repack(src, repack.Options{Output: bitcos})
-	if err != nil {
-		t.Fatal(err)
-	}
+	src, bitcos, rep := repackSpec(t, s)
 	n := 0
 	for _, d := range rep.Tensors {
 		if mustBeBit.MatchString(d.Name) {

@@ -148,11 +148,21 @@ func repackedModels(t *testing.T, arch string, experts int, seed uint64) (tq2, b
 
 // repackedModelsOf is repackedModels for a source of type typ.
 func repackedModelsOf(t *testing.T, typ ggufx.GGMLType, arch string, experts int, seed uint64) (src, bitcos string) {
-	dir := t.TempDir()
 	s := modelgen.Small(typ, seed)
 	s.Arch = arch
 	s.Experts = experts
-	src = filepath.Join(dir, typ.String()+".gguf")
+	src, bitcos, _ = repackSpec(t, s)
+	return src, bitcos
+}
+
+// repackSpec writes the model of spec s into a temporary directory (the
+// source named by its type: tq2_0.gguf, q2_0.gguf, ...) and its BITCOS
+// repack, which must convert some tensor; it returns both paths and repack's
+// report.
+func repackSpec(t *testing.T, s modelgen.Spec) (src, bitcos string, rep *repack.Report) {
+	t.Helper()
+	dir := t.TempDir()
+	src = filepath.Join(dir, s.Type.String()+".gguf")
 	if err := modelgen.Write(src, s); err != nil {
 		t.Fatal(err)
 	}
@@ -162,9 +172,9 @@ func repackedModelsOf(t *testing.T, typ ggufx.GGMLType, arch string, experts int
 		t.Fatal(err)
 	}
 	if rep.Converted == 0 {
-		t.Fatal("the repack converted no tensor")
+		t.Fatalf("the %v model's repack converted no tensor", s.Type)
 	}
-	return src, bitcos
+	return src, bitcos, rep
 }
 
 // TestRPCPerplexityParity: a BITCOS repack run over loopback RPC servers

@@ -3,13 +3,11 @@ package compat
 import (
 	"bytes"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gguf-bitcos/gguf-bitcos/ggufx"
 	"github.com/gguf-bitcos/gguf-bitcos/internal/modelgen"
-	"github.com/gguf-bitcos/gguf-bitcos/repack"
 )
 
 // TestEverySourceTypeRuns: a generated model of each ternary source type
@@ -34,8 +32,6 @@ func TestEverySourceTypeRuns(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			src := filepath.Join(dir, "src.gguf")
 			spec := modelgen.Small(c.typ, uint64(70+i))
 			spec.Mixed = c.mixed
 			if c.typ == ggufx.TypeTQ1_0 || c.mixed != nil {
@@ -44,17 +40,7 @@ func TestEverySourceTypeRuns(t *testing.T) {
 				// included: densities where every projection converts
 				spec.ZMin, spec.ZMax = 0.5, 0.6
 			}
-			if err := modelgen.Write(src, spec); err != nil {
-				t.Fatal(err)
-			}
-			out := filepath.Join(dir, "bitcos.gguf")
-			rep, err := repack.Repack(src, repack.Options{Output: out})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.Converted == 0 {
-				t.Fatalf("the %s model's repack converted no tensor", c.name)
-			}
+			_, out, _ := repackSpec(t, spec)
 			// one run for the loader's verdict, then complete's retries
 			// for the text (llama.cpp's logger can lose stdout at exit)
 			var stderr bytes.Buffer

@@ -29,15 +29,8 @@ func TestHeadType(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := Small(c.typ, 1)
 			s.HeadType, s.Output = c.head, true
-			err := s.check()
-			if c.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
-					t.Fatalf("error %v, want one saying %q", err, c.wantErr)
-				}
+			if !checkSpec(t, &s, c.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			for _, ts := range s.plan() {
 				if ts.info.Name == "token_embd.weight" || ts.info.Name == "output.weight" {
@@ -48,4 +41,21 @@ func TestHeadType(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkSpec runs s.check: with wantErr, it must fail saying so (checkSpec
+// returns false: nothing more to test); without, it must pass (true).
+func checkSpec(t *testing.T, s *Spec, wantErr string) bool {
+	t.Helper()
+	err := s.check()
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("error %v, want one saying %q", err, wantErr)
+		}
+		return false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return true
 }

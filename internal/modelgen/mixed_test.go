@@ -2,7 +2,6 @@ package modelgen
 
 import (
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/gguf-bitcos/gguf-bitcos/format"
@@ -31,15 +30,8 @@ func TestMixed(t *testing.T) {
 			s := Small(ggufx.TypeTQ2_0, 5)
 			s.Mixed = mixed
 			c.edit(&s)
-			err := s.check()
-			if c.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
-					t.Fatalf("error %v, want one saying %q", err, c.wantErr)
-				}
+			if !checkSpec(t, &s, c.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			var got []ggufx.GGMLType
 			for _, ts := range s.plan() {
