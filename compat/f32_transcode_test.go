@@ -109,10 +109,12 @@ func roundScalesInPlace(t *testing.T, src, dst string) {
 // TestVulkanF32Transcoded: on Vulkan with its BITCOS path switched off
 // (GGML_VK_BITCOS_DISABLE, as on a device without one), an I2_S-sourced
 // model's weights go to the device as TQ2_0 blocks with the scale rounded to
-// fp16, every layer there; with scales fp16 holds exactly, its logits are
-// those of the same weights run natively by Vulkan's BITCOS path within the
-// two kernels' float orders, and with the model's own scales the mean KLD
-// against the native path stays under f32TranscodeMaxKLD. Both are logged.
+// fp16, every layer there. Compared with the same weights run natively by
+// Vulkan's BITCOS path, and with the CPU's native layout (all layers on the
+// CPU, GGML_BITCOS_LAYOUT=native: the exact f32 scale): with scales fp16
+// holds exactly, the differences are the kernels' float orders only (the
+// floor, logged); with the model's own scales the mean KLD stays under
+// f32TranscodeMaxKLD. All are logged.
 func TestVulkanF32Transcoded(t *testing.T) {
 	bin := vulkanBin(t, "llama-perplexity")
 	text := vulkanText(t)
@@ -120,20 +122,28 @@ func TestVulkanF32Transcoded(t *testing.T) {
 	for _, c := range []struct {
 		name, model string
 		bound       float64
+		cpu         bool // the base on the CPU's native layout, not Vulkan's BITCOS path
 	}{
-		{"own-scales", bitcos, f32TranscodeMaxKLD},
-		{"fp16-exact-scales", exact, 1e-3},
+		{"own-scales", bitcos, f32TranscodeMaxKLD, false},
+		{"fp16-exact-scales", exact, 1e-3, false},
+		{"own-scales-vs-cpu-native", bitcos, f32TranscodeMaxKLD, true},
+		{"fp16-exact-scales-vs-cpu-native", exact, f32TranscodeMaxKLD, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			extra := []string{"-ngl", "99", "--chunks", "4", "-v"}
 			// the candidate with the device's BITCOS path off: transcoded
-			r, err := ppl.Run(ppl.Options{Bin: bin, Base: c.model, Candidate: c.model, Text: text, Ctx: 128, Threads: 2,
-				Extra: extra, CandidateEnv: []string{"GGML_VK_BITCOS_DISABLE=1"}})
+			opt := ppl.Options{Bin: bin, Base: c.model, Candidate: c.model, Text: text, Ctx: 128, Threads: 2,
+				Extra: []string{"--chunks", "4", "-v"}, BaseExtra: []string{"-ngl", "99"}, CandidateExtra: []string{"-ngl", "99"},
+				CandidateEnv: []string{"GGML_VK_BITCOS_DISABLE=1"}}
+			base := "Vulkan's BITCOS path"
+			if c.cpu {
+				opt.BaseExtra, opt.BaseEnv, base = []string{"-ngl", "0", "--no-op-offload"}, []string{"GGML_BITCOS_LAYOUT=native"}, "the CPU's native layout"
+			}
+			r, err := ppl.Run(opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("PPL %s (TQ2_0 blocks, scale rounded) vs %s (Vulkan's BITCOS path), mean KLD %.3g, max %.3g",
-				r.PPLCandText, r.PPLBaseText, r.MeanKLD, r.MaxKLD)
+			t.Logf("PPL %s (TQ2_0 blocks on Vulkan, scale rounded) vs %s (%s), mean KLD %.3g, max %.3g, same top %.3f%%",
+				r.PPLCandText, r.PPLBaseText, base, r.MeanKLD, r.MaxKLD, r.SameTopP)
 			if !strings.Contains(r.CandLog, "BITCOS weights on Vulkan0: TQ2_0 blocks made at load (default: the backend runs TQ2_0; the per-tensor f32 scale rounded to fp16") {
 				t.Fatalf("the loader's layout line:\n%s", grepLines(r.CandLog, "BITCOS weights on"))
 			}

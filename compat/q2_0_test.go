@@ -55,10 +55,11 @@ func TestQ2_0SourcedParity(t *testing.T) {
 
 // TestRPCQ2_0Sourced (issue 38): over a loopback CPU server, a Q2_0-sourced
 // repack gives the Q2_0 file's logits over the same server, bit for bit:
-// run as BITCOS there (the server's CPU path), transcoded into Q2_0 blocks
-// by the loader (GGML_BITCOS_DEVICE_LAYOUT=q2_0: the Q2_0 file's bytes), and
-// with tq2_0 forced, which such weights cannot take (TQ2_0 holds one scale
-// per 256 weights): the loader says so and keeps the default.
+// transcoded into Q2_0 blocks by the loader (the rule's default for scales
+// per 64, and forced: the Q2_0 file's bytes), run as BITCOS there
+// (GGML_BITCOS_DEVICE_LAYOUT=native: the server's CPU path), and with tq2_0
+// forced, which such weights cannot take (TQ2_0 holds one scale per 256
+// weights): the loader says so and keeps the default.
 func TestRPCQ2_0Sourced(t *testing.T) {
 	bin := llamaBin(t, "llama-perplexity")
 	s := startRPCServer(t)
@@ -69,7 +70,8 @@ func TestRPCQ2_0Sourced(t *testing.T) {
 			layout string
 			want   string // in the loader's log line about the device
 		}{
-			{"", "BITCOS (default: the backend runs BITCOS)"},
+			{"", "Q2_0 blocks made at load (default: the backend runs Q2_0; the weight's scales are per 64"},
+			{"native", "BITCOS (forced"},
 			{"q2_0", "Q2_0 blocks made at load (forced"},
 			{"tq2_0", "cannot take for the weight"},
 		} {
@@ -91,6 +93,50 @@ func TestRPCQ2_0Sourced(t *testing.T) {
 	}
 	if s.exited() {
 		t.Fatal("the server exited")
+	}
+}
+
+// TestVulkanQ2_0Sourced (issue 38): on Vulkan, a Q2_0-sourced repack gives the
+// Q2_0 file's logits on the same device, bit for bit, every layer there: by
+// default (the loader makes the Q2_0 file's blocks at load: the rule's choice
+// for scales per 64), with Vulkan's BITCOS path switched off (the same
+// blocks, as on a device without one), and with the native path forced (the
+// weight decoded into Q2_0 blocks for every product, which then run Q2_0's
+// own mat-vec and matmul pipelines), at the default batch and 4-token
+// ubatches. The loader's log names each layout.
+func TestVulkanQ2_0Sourced(t *testing.T) {
+	bin := vulkanBin(t, "llama-perplexity")
+	text := vulkanText(t)
+	for _, m := range q2_0Archs {
+		q2, bitcos := repackedModelsOf(t, ggufx.TypeQ2_0, m.arch, m.experts, 40)
+		for _, c := range []struct {
+			name string
+			env  []string
+			want string // in the loader's log line about the device
+		}{
+			{"default", nil, "BITCOS weights on Vulkan0: Q2_0 blocks made at load (default: the backend runs Q2_0; the weight's scales are per 64"},
+			{"bitcos-path-off", []string{"GGML_VK_BITCOS_DISABLE=1"}, "BITCOS weights on Vulkan0: Q2_0 blocks made at load (default: the backend runs Q2_0"},
+			{"native", []string{"GGML_BITCOS_DEVICE_LAYOUT=native"}, "BITCOS weights on Vulkan0: BITCOS (forced by GGML_BITCOS_DEVICE_LAYOUT)"},
+		} {
+			for _, ub := range []string{"512", "4"} {
+				t.Run(m.arch+"/"+c.name+"/ub-"+ub, func(t *testing.T) {
+					r, err := ppl.Run(ppl.Options{Bin: bin, Base: q2, Candidate: bitcos, Text: text, Ctx: 128, Threads: 2,
+						Extra: []string{"-ngl", "99", "-b", "128", "-ub", ub, "--chunks", "4", "-v"}, CandidateEnv: c.env})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !strings.Contains(r.CandLog, c.want) {
+						t.Fatalf("the loader's layout line, want %q:\n%s", c.want, grepLines(r.CandLog, "BITCOS weights on"))
+					}
+					if strings.Contains(grepLines(r.CandLog, "offloaded"), "offloaded 0/") || !strings.Contains(r.CandLog, "offloaded") {
+						t.Fatalf("layers not offloaded:\n%s", grepLines(r.CandLog, "offloaded"))
+					}
+					if !r.LogitsIdentical {
+						t.Fatalf("logits differ: PPL %s vs %s, mean KLD %.6f", r.PPLCandText, r.PPLBaseText, r.MeanKLD)
+					}
+				})
+			}
+		}
 	}
 }
 

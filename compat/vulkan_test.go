@@ -33,9 +33,10 @@ func vulkanBin(t *testing.T, tool string) string {
 	return p
 }
 
-// TestVulkanBackendOps runs test-backend-ops' BITCOS cases (patch 0007:
+// TestVulkanBackendOps runs test-backend-ops' BITCOS cases (patch 0006:
 // MUL_MAT up to batch 32 and a 3-D weight, MUL_MAT_ID, GET_ROWS) on Vulkan0
-// against the CPU: every case must pass, and there must be cases.
+// against the CPU: every case must pass, and there must be cases, those with
+// scales per 64 weights (type_s=q2_0: Q2_0 sources) among them.
 func TestVulkanBackendOps(t *testing.T) {
 	bin := vulkanBin(t, "test-backend-ops")
 	rePassed := regexp.MustCompile(`(\d+)/(\d+) tests passed`)
@@ -48,9 +49,25 @@ func TestVulkanBackendOps(t *testing.T) {
 		if m == nil || string(m[1]) != string(m[2]) || string(m[1]) == "0" {
 			t.Fatalf("test-backend-ops -o %s -p bitcos on Vulkan0: %q\n%s", op, m, tailString(string(out), 3000))
 		}
-		t.Logf("%s: %s tests passed", op, m[1])
+		var per64 int
+		for _, l := range strings.Split(string(out), "\n") {
+			if !strings.Contains(l, "type_s=q2_0") {
+				continue
+			}
+			if !strings.HasSuffix(strings.TrimSpace(reANSI.ReplaceAllString(l, "")), ": OK") {
+				t.Fatalf("test-backend-ops -o %s: a case with scales per 64 did not pass on Vulkan0: %s", op, l)
+			}
+			per64++
+		}
+		if per64 == 0 {
+			t.Fatalf("test-backend-ops -o %s: no case with scales per 64 (type_s=q2_0) ran on Vulkan0\n%s", op, tailString(string(out), 3000))
+		}
+		t.Logf("%s: %s tests passed, %d of them with scales per 64", op, m[1], per64)
 	}
 }
+
+// reANSI matches the colour codes test-backend-ops writes around OK and FAIL.
+var reANSI = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
 // vulkanModels writes a generated TQ2_0 model of arch and its BITCOS repack.
 func vulkanModels(t *testing.T, arch string) (tq2, bitcos string) {

@@ -157,7 +157,7 @@ func cudaMMVMismatches(t *testing.T, harness string, report int) (bad, total int
 		nb := k / QK8_1
 		for d := range ndst {
 			r, col := rowOf[d], colOf[d]
-			want := VecDotQ8_1CUDA(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.d32, y[col*nb:(col+1)*nb], cudaMmvDefault)
+			want := VecDotQ8_1CUDA(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.scaleGroup(), m.d32, y[col*nb:(col+1)*nb], cudaMmvDefault)
 			if math.Float32bits(got[d]) != math.Float32bits(want) {
 				if bad < report {
 					t.Errorf("%s: dst[%d] = %v (%#x), want row %d x column %d = %v", c.name, d, got[d],

@@ -112,21 +112,22 @@ func (g CudaMmv) thread(c, nchunks int) int {
 
 // VecDotQ8_1CUDA is the BITCOS x Q8_1 dot product of one row with one
 // activation column in the CUDA kernel's order for geometry g (bitmap,
-// signs, d16, d32 as for VecDotQ8K; y: K/32 blocks):
+// signs, d16, d32 as for VecDotQ8K, with group weights per fp16 scale: 256
+// for TQ2_0 sources, 64 for Q2_0 ones; y: K/32 blocks):
 //
 //	chunk c = weights 32c..32c+31, taken by thread g.thread(c), in increasing c
 //	sumi_c  = exact int32 sum of t_j * y[c].Qs[j]
-//	d       = float32(scale(c/8) * fp16(y[c].D))        (rounded multiply)
+//	d       = float32(scale(32c/group) * fp16(y[c].D))  (rounded multiply)
 //	thread  = float32(thread + float32(float32(sumi_c) * d)), from +0
 //	lane l  = thread l, then + thread 32w + l for w = 1 .. Warps-1, in order
 //	result  = warpReduceSum over the 32 lanes (lane 0's value)
 //
 // The integer part walks the row with one sequential cursor: it shares no code
 // with the header's sign windows, nibble table and scans.
-func VecDotQ8_1CUDA(bitmap, signs []byte, d16 []uint16, d32 float32, y []BlockQ8_1, g CudaMmv) float32 {
+func VecDotQ8_1CUDA(bitmap, signs []byte, d16 []uint16, group int, d32 float32, y []BlockQ8_1, g CudaMmv) float32 {
 	k := len(bitmap) * 8
-	if k%QK_K != 0 || len(y) < k/QK8_1 || (d16 != nil && len(d16) < k/QK_K) || g.threads() < cudaLanes {
-		panic(fmt.Sprintf("kernels: VecDotQ8_1CUDA: %d bitmap bytes, %d blocks, %d scales, %+v", len(bitmap), len(y), len(d16), g))
+	if k%QK_K != 0 || len(y) < k/QK8_1 || (d16 != nil && ((group != QK_K && group != 64) || len(d16) < k/group)) || g.threads() < cudaLanes {
+		panic(fmt.Sprintf("kernels: VecDotQ8_1CUDA: %d bitmap bytes, %d blocks, %d scales per %d, %+v", len(bitmap), len(y), len(d16), group, g))
 	}
 	threads := make([]float32, g.threads())
 	pos := 0 // next sign bit
@@ -145,7 +146,7 @@ func VecDotQ8_1CUDA(bitmap, signs []byte, d16 []uint16, d32 float32, y []BlockQ8
 		}
 		scale := d32
 		if d16 != nil {
-			scale = float16.Frombits(d16[c*QK8_1/QK_K]).Float32()
+			scale = float16.Frombits(d16[c*QK8_1/group]).Float32()
 		}
 		d := float32(scale * float16.Frombits(y[c].D).Float32())
 		l := g.thread(c, k/QK8_1)

@@ -83,8 +83,10 @@ func (c *cudaCase) ncols() int { return len(c.x) / c.m.k }
 var cudaZs = []float64{0, 0.15, 0.3, 0.45, 0.6}
 
 // cudaCases: syclKs (24 row lengths, 256..32768, odd block counts among them)
-// x cudaZs, odd row counts 3..7, fp16 scales with zero (+0, -0) and subnormal
-// blocks or (every fourth matrix) a per-tensor f32 scale, 1 to 3 columns.
+// x cudaZs, odd row counts 3..7, fp16 scales per 256 weights with zero (+0,
+// -0) and subnormal blocks, or (every fourth matrix) a per-tensor f32 scale,
+// or (every fourth, from the second) fp16 scales per 64 weights (a Q2_0
+// source), 1 to 3 columns.
 func cudaCases(t testing.TB, seed uint64, ks []int) []*cudaCase {
 	rng := rand.New(rand.NewPCG(seed, 24))
 	var cases []*cudaCase
@@ -92,7 +94,12 @@ func cudaCases(t testing.TB, seed uint64, ks []int) []*cudaCase {
 		for j, z := range cudaZs {
 			n := i*len(cudaZs) + j
 			rows := max(3, min(7, 24000/k)) | 1
-			m := makeRows(t, rng, k, rows, []float64{z, 1, z}, n%4 == 3)
+			var m *testRows
+			if n%4 == 1 {
+				m = makeRows64(t, rng, k, rows, []float64{z, 1, z})
+			} else {
+				m = makeRows(t, rng, k, rows, []float64{z, 1, z}, n%4 == 3)
+			}
 			ncols := 1 + n%3
 			x := syclActivations(rng, k, ncols)
 			for b := range len(x) / QK8_1 { // now and then an all-zero q8_1 block
@@ -201,7 +208,7 @@ func cudaDotMismatches(t *testing.T, cases []*cudaCase, res []cudaResult, report
 		for col := range c.ncols() {
 			y := c.y[col*nb : (col+1)*nb]
 			for r := range m.rows {
-				want := VecDotQ8_1CUDA(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.d32, y, g)
+				want := VecDotQ8_1CUDA(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.scaleGroup(), m.d32, y, g)
 				got := res[i].dot[col*m.rows+r]
 				if math.Float32bits(got) != math.Float32bits(want) {
 					if bad < report {
@@ -218,14 +225,15 @@ func cudaDotMismatches(t *testing.T, cases []*cudaCase, res []cudaResult, report
 
 // cudaQ2_0 is the Go encoder's Q2_0 (format.Q2_0, the bytes of ggml's
 // quantize_row_q2_0_ref) of the case's ternary values, each 64-weight block
-// taking the fp16 scale of its 256-block, or 1.0 (0x3c00) with an f32 scale.
+// taking its own fp16 scale (scales per 64: a Q2_0 source's bytes) or that of
+// its 256-block, or 1.0 (0x3c00) with an f32 scale.
 func cudaQ2_0(t *testing.T, m *testRows) []byte {
 	t.Helper()
 	per64 := make([]uint16, m.rows*m.k/64)
 	for i := range per64 {
 		per64[i] = 0x3c00
 		if m.d16 != nil {
-			per64[i] = m.d16[i*64/QK_K]
+			per64[i] = m.d16[i*64/m.scaleGroup()]
 		}
 	}
 	want := make([]byte, m.rows*m.k/64*18)
@@ -265,7 +273,7 @@ func cudaFloatMismatches(t *testing.T, cases []*cudaCase, res []cudaResult, repo
 		want := make([]float32, m.k)
 	rows:
 		for r := range m.rows {
-			DequantizeRow(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.d32, want)
+			DequantizeRow(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.scaleGroup(), m.d32, want)
 			for j, w := range want {
 				if got := res[i].deq[r*m.k+j]; math.Float32bits(got) != math.Float32bits(w) {
 					if bad < report {
@@ -344,10 +352,19 @@ func cudaKernelHarness(t *testing.T, cases []*cudaCase, g CudaMmv, defs []string
 	if bad := cudaFloatMismatches(t, cases, res, 5); bad != 0 {
 		t.Fatalf("%d of %d float decodes differ from DequantizeRow", bad, len(cases))
 	}
-	t.Logf("%d row lengths x %d zero densities = %d matrices (%d all-zero rows), %d dot products over %d weights "+
+	per64 := 0
+	for _, c := range cases {
+		if c.m.d16 != nil && c.m.scaleGroup() == 64 {
+			per64++
+		}
+	}
+	if per64 == 0 {
+		t.Fatal("no matrix with fp16 scales per 64 weights")
+	}
+	t.Logf("%d row lengths x %d zero densities = %d matrices (%d with fp16 scales per 64, %d all-zero rows), %d dot products over %d weights "+
 		"in geometry %+v: bit-exact; nibble table and q8_1 quantization bit-exact; Q2_0 decode of the %d matrices "+
 		"(%d blocks; unit scales for the f32-scaled ones) byte-exact; float decode of all %d matrices bit-exact",
-		len(syclKs), len(cudaZs), len(cases), zeroRows, dots, weights, g, nq, blocks, len(cases))
+		len(syclKs), len(cudaZs), len(cases), per64, zeroRows, dots, weights, g, nq, blocks, len(cases))
 }
 
 // TestCudaBrokenKernelFails: the comparison catches a broken cursor advance
@@ -443,7 +460,7 @@ __global__ void bitcos_check(const uint32_t * bitmap, const uint32_t * signs, co
     const uint32_t m = bitcos_cuda_word(bitmap + (size_t) blockIdx.x * nchunks, lane, nchunks);
     const int pc = __popc(m);
     out[blockIdx.x * 32 + lane] = bitcos_cuda_vec_dot_chunk(0.0f, bitcos_cuda_table, m, sw,
-        bitcos_cuda_lane_pos(cur, pc, pc), y + lane, bitcos_cuda_scale(d16, d32, lane));
+        bitcos_cuda_lane_pos(cur, pc, pc), y + lane, bitcos_cuda_scale(d16, BITCOS_CUDA_SCALE_SHIFT_256, d32, lane));
 }
 __global__ void bitcos_check_q2_0(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16,
                                   block_q2_0 * dst, int k) {
@@ -454,7 +471,7 @@ __global__ void bitcos_check_q2_0(const uint32_t * bitmap, const uint32_t * sign
     const uint32_t m = bitcos_cuda_word(bitmap + (size_t) blockIdx.x * nchunks, lane, nchunks);
     const int pc = __popc(m);
     bitcos_cuda_chunk_to_q2_0(dst + (size_t) blockIdx.x * (k / 64), bitcos_cuda_table, m, sw,
-        bitcos_cuda_lane_pos(cur, pc, pc), d16 + (size_t) blockIdx.x * (k / 256), lane);
+        bitcos_cuda_lane_pos(cur, pc, pc), d16 + (size_t) blockIdx.x * (k / 256), BITCOS_CUDA_SCALE_SHIFT_256, lane);
 }
 `
 	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {

@@ -40,7 +40,7 @@ func TestDequantizeRow(t *testing.T) {
 			}
 			got := make([]float32, tc.k*tc.rows)
 			for r := range tc.rows {
-				DequantizeRow(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.d32, got[r*tc.k:(r+1)*tc.k])
+				DequantizeRow(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.scaleGroup(), m.d32, got[r*tc.k:(r+1)*tc.k])
 			}
 			sameBits(t, "Go", got, want)
 			if !ckern.Available {

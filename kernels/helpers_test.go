@@ -16,7 +16,8 @@ type testRows struct {
 	bitmap  []byte   // rows * k/8
 	signs   []byte   // off[rows] + 8 (zero tail)
 	off     []uint32 // rows + 1
-	d16     []uint16 // rows * k/256, or nil (then d32)
+	d16     []uint16 // rows * k/group, or nil (then d32)
+	group   int      // weights per d16 scale: 256 (0 reads as 256) or 64 (the rows of a Q2_0 source; the CUDA harness only)
 	d32     float32
 	tq2     []byte // the rows as a converted weight holds them (c/bitcos_layout.h): TQ2_0 blocks (format.TQ2_0), rows * k/256 * 66 bytes, or with d32 f32 blocks (68)
 }
@@ -42,7 +43,16 @@ func (m *testRows) rowScales(r int) []uint16 {
 	if m.d16 == nil {
 		return nil
 	}
-	return m.d16[r*m.k/QK_K : (r+1)*m.k/QK_K]
+	n := m.k / m.scaleGroup()
+	return m.d16[r*n : (r+1)*n]
+}
+
+// scaleGroup: the weights per d16 scale.
+func (m *testRows) scaleGroup() int {
+	if m.group == 0 {
+		return QK_K
+	}
+	return m.group
 }
 
 // randomPlanes gives every row its own zero density from zs (cycled).
@@ -122,6 +132,15 @@ func makeRows(t testing.TB, rng *rand.Rand, k, rows int, zs []float64, perTensor
 		m.tq2 = F32Blocks(m.tq2, m.d32)
 	}
 	return m
+}
+
+// makeRows64: rows as makeRows makes them, with fp16 scales per 64 weights
+// (the grouping of a Q2_0 source) and no TQ2_0 form (TQ2_0 holds one scale
+// per 256).
+func makeRows64(t testing.TB, rng *rand.Rand, k, rows int, zs []float64) *testRows {
+	p := randomPlanes(rng, k, rows, zs)
+	bitmap, signs, off := encodeRows(t, p)
+	return &testRows{k: k, rows: rows, p: p, bitmap: bitmap, signs: signs, off: off, d16: randomScales(rng, rows*k/64), group: 64}
 }
 
 // randomActivations: Q8_K blocks from QuantizeQ8K of floats of varying

@@ -155,9 +155,12 @@ func readSyclResults(r io.Reader, cases []*syclCase) (sg uint32, out []syclResul
 // it: k, rows, the harness's own counts (mid), per-tensor flag, d32, the sign
 // stream's length, then bitmap, signs, row offsets and fp16 scales.
 func writeHarnessRows(b *bytes.Buffer, m *testRows, mid ...int32) error {
-	perTensor := int32(0)
-	if m.d16 == nil {
+	perTensor := int32(0) // the scales: 0 fp16 per 256, 1 one f32, 2 fp16 per 64 (CUDA harness only)
+	switch {
+	case m.d16 == nil:
 		perTensor = 1
+	case m.scaleGroup() == 64:
+		perTensor = 2
 	}
 	head := []any{int32(m.k), int32(m.rows)}
 	for _, v := range mid {

@@ -191,7 +191,7 @@ func checkSyclDequant(t *testing.T, c *syclCase, res syclResult) {
 	m := c.m
 	row := make([]float32, m.k)
 	for r := range m.rows {
-		DequantizeRow(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.d32, row)
+		DequantizeRow(m.rowBitmap(r), m.rowSigns(r), m.rowScales(r), m.scaleGroup(), m.d32, row)
 		for j, want := range row {
 			if got := res.deq[r*m.k+j]; math.Float32bits(got) != math.Float32bits(want) {
 				t.Fatalf("k=%d row %d weight %d: SYCL decode %v, DequantizeRow %v", m.k, r, j, got, want)
@@ -206,7 +206,7 @@ func checkSyclDequant(t *testing.T, c *syclCase, res syclResult) {
 			row[j] = 0
 		}
 		if r >= 0 && int(r) < m.rows {
-			DequantizeRow(m.rowBitmap(int(r)), m.rowSigns(int(r)), m.rowScales(int(r)), m.d32, row)
+			DequantizeRow(m.rowBitmap(int(r)), m.rowSigns(int(r)), m.rowScales(int(r)), m.scaleGroup(), m.d32, row)
 		}
 		for j, want := range row {
 			if got := res.getRows[i*m.k+j]; math.Float32bits(got) != math.Float32bits(want) {

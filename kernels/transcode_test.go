@@ -78,6 +78,9 @@ func TestSelectDeviceLayout(t *testing.T) {
 	}{
 		{"native path", all, 256, nil, "native", "default: the backend runs BITCOS"},
 		{"native path, f32 scale", ckern.DeviceCaps{Native: true}, 0, nil, "native", "default: the backend runs BITCOS"},
+		{"native path, scales per 64", all, 64, nil, "q2_0", "scales are per 64, its Q2_0 blocks the Q2_0 file's bytes"},
+		{"native path only, scales per 64", ckern.DeviceCaps{Native: true, TQ2_0: true}, 64, nil, "native", "default: the backend runs BITCOS"},
+		{"forced native, scales per 64", all, 64, str("native"), "native", "forced by GGML_BITCOS_DEVICE_LAYOUT"},
 		{"f32 scale, TQ2_0 and Q2_0 device", metal, 0, nil, "tq2_0", "runs TQ2_0; the per-tensor f32 scale rounded to fp16"},
 		{"f32 scale, CUDA-like without native", cuda, 0, nil, "q2_0", "runs Q2_0; the per-tensor f32 scale rounded to fp16"},
 		{"f32 scale, no ternary type", none, 0, nil, "host", "neither"},

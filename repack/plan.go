@@ -132,6 +132,8 @@ func preDecide(f *input, i int, ternarize bool) (d Decision, cand bool) {
 	switch {
 	case k%format.BitcosBlock != 0 || !c.Supports(k):
 		d.Reason = fmt.Sprintf("row length %d is not a multiple of %d", k, format.BitcosBlock)
+	case k%seriesRowMultiple != 0:
+		d.Reason = fmt.Sprintf("row length %d is not a multiple of %d, which the llama.cpp series needs (BITCOS rows of whole 256-weight blocks)", k, seriesRowMultiple)
 	case len(bitcos.CompanionBase(t.Name)+bitcos.SuffixScales) > bitcos.MaxNameLen:
 		d.Reason = fmt.Sprintf("companion names would exceed ggml's %d-character limit", bitcos.MaxNameLen)
 	default:
@@ -139,6 +141,14 @@ func preDecide(f *input, i int, ternarize bool) (d Decision, cand bool) {
 	}
 	return d, false
 }
+
+// seriesRowMultiple: the llama.cpp patch series (patches/) loads BITCOS
+// weights whose rows are whole 256-weight blocks, for every scale grouping
+// (ggml_bitcos_parts_fit). The format itself takes rows of 128-weight
+// blocks, but only Q2_0 sources (64 weights per block) can have rows of
+// other lengths, and a file the series refuses is no use: such tensors stay
+// in their source type, which llama.cpp runs.
+const seriesRowMultiple = 256
 
 // decide completes a candidate's decision from its per-row non-zero counts.
 // canonicalBytes is false when the source's bytes do not re-encode to

@@ -50,6 +50,14 @@ func TestRepackEveryType(t *testing.T) {
 			s.OddTensor, s.NonTernary = true, true
 			return s
 		}(), map[string]string{"blk.0.attn_q.weight": "code 3", "blk.0.odd_proj.weight": "not a multiple of 128"}, 13},
+		// rows of 384 weights (ffn_down): Q2_0 and the format take them,
+		// the llama.cpp series does not, so they stay Q2_0
+		{"Q2_0 rows not of whole 256-blocks", func() modelgen.Spec {
+			s := modelgen.Small(ggufx.TypeQ2_0, 7)
+			s.NFF = 384
+			return s
+		}(), map[string]string{"blk.0.ffn_down.weight": "not a multiple of 256, which the llama.cpp series needs",
+			"blk.1.ffn_down.weight": "not a multiple of 256"}, 12},
 		{"I2_S bitnet-b1.58", func() modelgen.Spec {
 			s := modelgen.Small(ggufx.TypeI2_S, 5)
 			s.Arch, s.ScaleTensors = "bitnet-b1.58", true

@@ -18,12 +18,14 @@ type deviceBackend struct {
 }
 
 var deviceBackends = []deviceBackend{
-	// patch 0016: f32 scales natively; fp16 ones only under GGML_BITCOS_DEVICE_LAYOUT=native
-	{"CUDA/HIP", func(g int) ckern.DeviceCaps { return ckern.DeviceCaps{Native: g == 0, Q2_0: true} }},
+	// patch 0016: f32 scales and fp16 per 64 natively; fp16 per 256 only under GGML_BITCOS_DEVICE_LAYOUT=native
+	{"CUDA/HIP", func(g int) ckern.DeviceCaps { return ckern.DeviceCaps{Native: g != 256, Q2_0: true} }},
 	// no BITCOS path: TQ2_0 and Q2_0
 	{"Metal", func(int) ckern.DeviceCaps { return ckern.DeviceCaps{TQ2_0: true, Q2_0: true} }},
-	// patches 0008 and 0009: BITCOS natively, scales per 64 declined
-	{"Vulkan/SYCL", func(g int) ckern.DeviceCaps { return ckern.DeviceCaps{Native: g != 64, TQ2_0: true, Q2_0: true} }},
+	// patch 0009: BITCOS natively (scales per 64: Q2_0 blocks per product)
+	{"Vulkan", func(int) ckern.DeviceCaps { return ckern.DeviceCaps{Native: true, TQ2_0: true, Q2_0: true} }},
+	// patch 0008: BITCOS natively, scales per 64 declined
+	{"SYCL", func(g int) ckern.DeviceCaps { return ckern.DeviceCaps{Native: g != 64, TQ2_0: true, Q2_0: true} }},
 }
 
 // deviceNote is one line naming each backend's layout for weights of group

@@ -19,9 +19,9 @@ func TestDeviceNote(t *testing.T) {
 		group int
 		want  []string
 	}{
-		{0, []string{"a per-tensor f32 scale", "CUDA/HIP: native", "Metal: tq2_0 (the backend runs TQ2_0; the per-tensor f32 scale rounded to fp16", "Vulkan/SYCL: native"}},
-		{256, []string{"fp16 scales per 256 weights", "CUDA/HIP: q2_0", "Metal: tq2_0", "Vulkan/SYCL: native"}},
-		{64, []string{"fp16 scales per 64 weights", "CUDA/HIP: q2_0", "Metal: q2_0", "Vulkan/SYCL: q2_0"}},
+		{0, []string{"a per-tensor f32 scale", "CUDA/HIP: native", "Metal: tq2_0 (the backend runs TQ2_0; the per-tensor f32 scale rounded to fp16", "Vulkan: native", "SYCL: native"}},
+		{256, []string{"fp16 scales per 256 weights", "CUDA/HIP: q2_0", "Metal: tq2_0", "Vulkan: native", "SYCL: native"}},
+		{64, []string{"fp16 scales per 64 weights", "CUDA/HIP: q2_0", "Metal: q2_0", "Vulkan: q2_0 (the backend runs Q2_0; the weight's scales are per 64", "SYCL: q2_0"}},
 	} {
 		got := deviceNote(tc.group)
 		for _, w := range tc.want {

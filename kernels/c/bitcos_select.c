@@ -219,6 +219,13 @@ struct bitcos_layout_choice bitcos_select_device_layout(const struct bitcos_devi
             note == 2 ? "GGML_BITCOS_DEVICE_LAYOUT names a layout this device cannot take for the weight; " why : why }; \
         return c;                                                                                                     \
     } while (0)
+    // scales per 64 (Q2_0 sources): the Q2_0 blocks are the source file's
+    // own bytes, which a Q2_0 device runs as it runs the Q2_0 file, where a
+    // native path would decode them for every product
+    if (group == 64 && bitcos_device_can(caps, group, BITCOS_DEVICE_Q2_0)) {
+        BITCOS_DEVICE_PICK(BITCOS_DEVICE_Q2_0, "default: the backend runs Q2_0; the weight's scales are per 64, "
+                                               "its Q2_0 blocks the Q2_0 file's bytes");
+    }
     if (caps->native) {
         BITCOS_DEVICE_PICK(BITCOS_DEVICE_NATIVE, "default: the backend runs BITCOS");
     }

@@ -14,7 +14,9 @@
 // Layout (docs/FORMAT.md): row r of K weights (K % 256 == 0) is K/32 presence words
 // (weight j = bit j%32 of word j/32), its signs a compacted stream from byte rows[r]
 // of the sign tensor, one bit per non-zero weight, 1 = negative; fp16 scales
-// d16[r*K/256 + b] per 256-block, or one f32 per tensor (*d32, d16 == nullptr).
+// d16[r*K/256 + b] per 256-block (TQ2_0 sources), d16[r*K/64 + b] per 64 weights
+// (Q2_0 sources), or one f32 per tensor (*d32, d16 == nullptr). The callers pass
+// a row's d16 and the grouping as a shift: chunk c's scale is d16_row[c >> shift].
 //
 // Geometry: NW = BITCOS_CUDA_MMV_WARPS warps of 32 lanes per row, T = 32*NW
 // threads; thread t = 32*warp + lane. Chunk c = 32 weights = presence word c =
@@ -37,7 +39,7 @@
 //       // before: sum of the earlier warps' totals (lane 31's incl); total: all NW
 //       if (c < nchunks) {
 //           sumf = bitcos_cuda_vec_dot_chunk(sumf, bitcos_cuda_table, m, sw,
-//                      bitcos_cuda_thread_pos(cur, before, incl, pc), y + c, bitcos_cuda_scale(d16_r, d32, c));
+//                      bitcos_cuda_thread_pos(cur, before, incl, pc), y + c, bitcos_cuda_scale(d16_r, shift, d32, c));
 //       }
 //       cur += total;                     // integer: exact, any order
 //   }
@@ -222,10 +224,15 @@ static __device__ __forceinline__ uint32_t bitcos_cuda_run_next(const uint32_t p
 #endif
 }
 
-// The scale of chunk c of the row: fp16 d16_row[c/8], or the per-tensor *d32 when
-// d16_row is null (a device pointer: no host read of the scale tensor).
-static __device__ __forceinline__ float bitcos_cuda_scale(const half * d16_row, const float * d32, const int c) {
-    return d16_row != nullptr ? __half2float(d16_row[c / (BITCOS_CUDA_QK / BITCOS_CUDA_CHUNK)]) : *d32;
+// The grouping of fp16 scales as a shift of the chunk index: chunks per scale.
+#define BITCOS_CUDA_SCALE_SHIFT_256 3 // one scale per 256 weights (8 chunks): TQ2_0 sources
+#define BITCOS_CUDA_SCALE_SHIFT_64  1 // one scale per 64 weights (2 chunks): Q2_0 sources
+
+// The scale of chunk c of the row: fp16 d16_row[c >> shift], or the per-tensor
+// *d32 when d16_row is null (a device pointer: no host read of the scale tensor).
+static __device__ __forceinline__ float bitcos_cuda_scale(const half * d16_row, const int shift, const float * d32,
+                                                          const int c) {
+    return d16_row != nullptr ? __half2float(d16_row[c >> shift]) : *d32;
 }
 
 // 32 sign bits from bit pos of sw. Reads the two aligned words holding bits
@@ -354,19 +361,19 @@ static __device__ __forceinline__ bitcos_cuda_mmv_pos bitcos_cuda_mmv_locate(con
 // loop as above with this call in place of bitcos_cuda_vec_dot_chunk, no float
 // reduction): it writes the chunk's 8 bytes qs[8*(c%2) .. 8*(c%2)+7] of block c/2
 // of dst_row (the row's K/64 blocks), and the lane with c even the block's d:
-// bitcos_cuda_q2_0_scale, the fp16 scale of its 256-block d16_row[c/8] with its
-// bits unchanged (so the four blocks of a 256-block share it), or 1.0 for a
-// per-tensor f32 scale, which has no exact Q2_0 form: the glue then applies the
-// f32 scale to the product (unit-scale blocks). Every byte of dst_row is written
-// once; no float op.
-static __device__ __forceinline__ half bitcos_cuda_q2_0_scale(const half * d16_row, const int c) {
-    return d16_row != nullptr ? d16_row[c / (BITCOS_CUDA_QK / BITCOS_CUDA_CHUNK)] : __float2half(1.0f);
+// bitcos_cuda_q2_0_scale, the fp16 scale of the chunk d16_row[c >> shift] with its
+// bits unchanged (per 64 weights: the Q2_0 source's own; per 256: the four blocks
+// of a 256-block share it), or 1.0 for a per-tensor f32 scale, which has no exact
+// Q2_0 form: the glue then applies the f32 scale to the product (unit-scale
+// blocks). Every byte of dst_row is written once; no float op.
+static __device__ __forceinline__ half bitcos_cuda_q2_0_scale(const half * d16_row, const int shift, const int c) {
+    return d16_row != nullptr ? d16_row[c >> shift] : __float2half(1.0f);
 }
 
 static __device__ __forceinline__ void bitcos_cuda_chunk_to_q2_0(block_q2_0 * dst_row, const uint32_t * table,
                                                                  const uint32_t m, const uint32_t * sw,
                                                                  const uint32_t pos, const half * d16_row,
-                                                                 const int c) {
+                                                                 const int shift, const int c) {
     block_q2_0 * b   = dst_row + c / 2;
     uint8_t *    qs  = b->qs + 8 * (c & 1);
     uint32_t     win = bitcos_cuda_signs32(sw, pos);
@@ -385,7 +392,7 @@ static __device__ __forceinline__ void bitcos_cuda_chunk_to_q2_0(block_q2_0 * ds
 #endif
     }
     if ((c & 1) == 0) {
-        b->d = bitcos_cuda_q2_0_scale(d16_row, c);
+        b->d = bitcos_cuda_q2_0_scale(d16_row, shift, c);
     }
 }
 

@@ -42,39 +42,13 @@ layout (binding = 0) readonly buffer A {uint data_a[];};
 layout (binding = 1) writeonly buffer D {uint16_t data_d[];};
 
 #define BITCOS_BINDING 2
+#define BITCOS_DEPOSIT
 #include "bitcos_funcs.glsl"
 
 #define TQ2_0_U16 33u // 16-bit words per block_tq2_0
 
-// deposit4[(p << 4) | s]: the low sign bits s, in order, onto the set bits of
-// the 4-bit presence p (the negative weights of a nibble)
-shared uint bitcos_deposit4[256];
 shared uint bitcos_pres[BITCOS_WG];
 shared uint bitcos_neg[BITCOS_WG];
-
-uint deposit4_entry(const uint k) {
-    const uint pr = k >> 4;
-    uint s = k & 15u;
-    uint r = 0u;
-    [[unroll]] for (uint b = 0u; b < 4u; ++b) {
-        if (((pr >> b) & 1u) != 0u) {
-            r |= (s & 1u) << b;
-            s >>= 1;
-        }
-    }
-    return r;
-}
-
-// the negative weights of bitmap word w whose signs start at bit 0 of win
-uint bitcos_deposit(uint win, const uint w) {
-    uint neg = 0u;
-    [[unroll]] for (uint k = 0u; k < 32u; k += 4u) {
-        const uint p4 = (w >> k) & 15u;
-        neg |= bitcos_deposit4[(p4 << 4) | (win & 15u)] << k;
-        win >>= bitCount(p4);
-    }
-    return neg;
-}
 
 // bit i of x (i = 0..3) to bit 8i (the four terms x << 7i do not overlap)
 uint spread4(const uint x) {
@@ -95,10 +69,7 @@ void main() {
         return; // the whole workgroup: no barrier is left waiting
     }
     const uint tid = gl_LocalInvocationID.x;
-    [[unroll]] for (uint k = tid; k < 256u; k += BITCOS_WG) {
-        bitcos_deposit4[k] = deposit4_entry(k);
-    }
-    barrier();
+    bitcos_deposit_init();
 
     const uint nwords = p.ncols / 32u; // a multiple of 8: rows of whole 256-blocks
     const uint nb = p.ncols / 256u;

@@ -15,9 +15,9 @@
 // BITCOS -> Q2_0 and BITCOS -> float decodes over the same geometry and scan.
 //
 // IN.bin (little-endian): "BCCU", u32 ncases, then per case
-//   i32 k, rows, ncols, per_tensor; f32 d32; u32 sign_bytes;
-//   bitmap[rows*k/8]; signs[sign_bytes]; i32 rowidx[rows+1];
-//   u16 d16[rows*k/256] (absent when per_tensor);
+//   i32 k, rows, ncols, scales (0 fp16 per 256, 1 one f32, 2 fp16 per 64); f32 d32;
+//   u32 sign_bytes; bitmap[rows*k/8]; signs[sign_bytes]; i32 rowidx[rows+1];
+//   u16 d16[rows*k/256] or [rows*k/64] (absent with one f32);
 //   block_q8_1 [ncols][k/32] (36 bytes each); f32 x[ncols][k]
 // OUT.bin: u32 table[256] (bitcos_cuda_table), then per case
 //   f32 dot[ncols][rows] (with the given q8_1 blocks);
@@ -181,19 +181,24 @@ void row_segments(const uint32_t * bitmap, const uint32_t * signs, const int32_t
     }
 }
 
+// Row r's fp16 scales (nullptr with one f32 scale): k/32 >> shift of them per row.
+const half * row_scales(const half * d16, int shift, int k, int r) {
+    return d16 != nullptr ? d16 + (size_t) r * ((k / BITCOS_CUDA_CHUNK) >> shift) : nullptr;
+}
+
 // One row's dot product: the threads' sums, lane l of warp 0 adding those of
 // lane l of the other warps in order, then the warp's butterfly.
-float row_dot(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16,
+float row_dot(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16, int shift,
               const float * d32, const block_q8_1 * y, int k, int r) {
     constexpr int NW    = BITCOS_CUDA_MMV_SEGMENTS ? 1 : BITCOS_CUDA_MMV_WARPS;
-    const half *  d16_r = d16 != nullptr ? d16 + (size_t) r * (k / BITCOS_CUDA_QK) : nullptr;
+    const half *  d16_r = row_scales(d16, shift, k, r);
     float         sumf[NW * W];
     for (float & s : sumf) {
         s = 0.0f;
     }
     const auto step = [&](int t, int c, uint32_t m, const uint32_t * sw, uint32_t pos) {
         sumf[t] = bitcos_cuda_vec_dot_chunk(sumf[t], bitcos_cuda_table, m, sw, pos, y + c,
-                                            bitcos_cuda_scale(d16_r, d32, c));
+                                            bitcos_cuda_scale(d16_r, shift, d32, c));
     };
     if (BITCOS_CUDA_MMV_SEGMENTS) {
         row_segments(bitmap, signs, rows, k, r, step);
@@ -217,23 +222,23 @@ float row_dot(const uint32_t * bitmap, const uint32_t * signs, const int32_t * r
 // One row's BITCOS -> Q2_0 decode: each lane's chunk through
 // bitcos_cuda_chunk_to_q2_0 instead of the dot product (d16 null: a per-tensor
 // f32 scale, unit-scale blocks).
-void row_to_q2_0(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16,
+void row_to_q2_0(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16, int shift,
                  block_q2_0 * dst, int k, int r) {
-    const half * d16_r = d16 != nullptr ? d16 + (size_t) r * (k / BITCOS_CUDA_QK) : nullptr;
+    const half * d16_r = row_scales(d16, shift, k, r);
     block_q2_0 * dst_r = dst + (size_t) r * (k / QK2_0);
     row_lanes(bitmap, signs, rows, k, r, [&](int, int c, uint32_t m, const uint32_t * sw, uint32_t pos) {
-        bitcos_cuda_chunk_to_q2_0(dst_r, bitcos_cuda_table, m, sw, pos, d16_r, c);
+        bitcos_cuda_chunk_to_q2_0(dst_r, bitcos_cuda_table, m, sw, pos, d16_r, shift, c);
     });
 }
 
 // One row decoded to floats (GET_ROWS): each lane's chunk through
 // bitcos_cuda_chunk_to_float.
-void row_to_float(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16,
+void row_to_float(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16, int shift,
                   const float * d32, float * dst, int k, int r) {
-    const half * d16_r = d16 != nullptr ? d16 + (size_t) r * (k / BITCOS_CUDA_QK) : nullptr;
+    const half * d16_r = row_scales(d16, shift, k, r);
     row_lanes(bitmap, signs, rows, k, r, [&](int, int c, uint32_t m, const uint32_t * sw, uint32_t pos) {
         bitcos_cuda_chunk_to_float(dst + (size_t) r * k + (size_t) c * BITCOS_CUDA_CHUNK, bitcos_cuda_table, m, sw, pos,
-                                   bitcos_cuda_scale(d16_r, d32, c));
+                                   bitcos_cuda_scale(d16_r, shift, d32, c));
     });
 }
 
@@ -255,11 +260,12 @@ void quantize_q8_1(const float * x, block_q8_1 * y) {
     y->ds = make_half2(amax[0] / 127.0f, sum[0]);
 }
 
-// The BITCOS matrix of a case: k, rows, the harness's count (mid), per-tensor
-// flag, d32, the sign stream, row index and fp16 scales (kernels/sycl_cases_test.go,
+// The BITCOS matrix of a case: k, rows, the harness's count (mid), the kind of
+// scales, d32, the sign stream, row index and fp16 scales (kernels/sycl_cases_test.go,
 // writeHarnessRows), in guarded buffers.
 struct matrix {
     int                  k = 0, rows = 0, mid = 0, per_tensor = 0;
+    int                  shift = BITCOS_CUDA_SCALE_SHIFT_256; // of the fp16 scales' grouping
     float                d32 = 0.0f;
     std::vector<int32_t> rowidx;
     std::vector<half>    d16;
@@ -269,12 +275,14 @@ struct matrix {
         k                     = in.get<int32_t>();
         rows                  = in.get<int32_t>();
         mid                   = in.get<int32_t>();
-        per_tensor            = in.get<int32_t>();
+        const int scales      = in.get<int32_t>();
         d32                   = in.get<float>();
         const auto sign_bytes = in.get<uint32_t>();
-        if (k <= 0 || k % BITCOS_CUDA_QK != 0 || rows < 0 || mid < 1) {
+        if (k <= 0 || k % BITCOS_CUDA_QK != 0 || rows < 0 || mid < 1 || scales < 0 || scales > 2) {
             die("bad case header");
         }
+        per_tensor = scales == 1;
+        shift      = scales == 2 ? BITCOS_CUDA_SCALE_SHIFT_64 : BITCOS_CUDA_SCALE_SHIFT_256;
         bitmap = std::make_unique<guarded>((size_t) rows * k / 8);
         signs  = std::make_unique<guarded>(sign_bytes);
         in.bytes(bitmap->p, (size_t) rows * k / 8);
@@ -282,14 +290,14 @@ struct matrix {
         rowidx.resize(rows + 1);
         in.bytes(rowidx.data(), rowidx.size() * 4);
         if (!per_tensor) {
-            d16.resize((size_t) rows * (k / BITCOS_CUDA_QK));
+            d16.resize((size_t) rows * ((k / BITCOS_CUDA_CHUNK) >> shift));
             in.bytes(d16.data(), d16.size() * 2);
         }
     }
 
     float dot(int r, const block_q8_1 * y) const {
         return row_dot((const uint32_t *) bitmap->p, (const uint32_t *) signs->p, rowidx.data(),
-                       per_tensor ? nullptr : d16.data(), &d32, y, k, r);
+                       per_tensor ? nullptr : d16.data(), shift, &d32, y, k, r);
     }
 };
 
@@ -367,7 +375,7 @@ void run_case(reader & in, FILE * out) {
         guarded      q2(nq);
         std::memset(q2.p, 0xA5, nq);
         for (int r = 0; r < rows; ++r) {
-            row_to_q2_0(bitmap, signs, m.rowidx.data(), d16, (block_q2_0 *) q2.p, k, r);
+            row_to_q2_0(bitmap, signs, m.rowidx.data(), d16, m.shift, (block_q2_0 *) q2.p, k, r);
         }
         put(out, q2.p, nq);
     }
@@ -377,7 +385,7 @@ void run_case(reader & in, FILE * out) {
         guarded      f(nf * sizeof(float));
         std::memset(f.p, 0xFF, nf * sizeof(float));
         for (int r = 0; r < rows; ++r) {
-            row_to_float(bitmap, signs, m.rowidx.data(), d16, &m.d32, (float *) f.p, k, r);
+            row_to_float(bitmap, signs, m.rowidx.data(), d16, m.shift, &m.d32, (float *) f.p, k, r);
         }
         put(out, (const float *) f.p, nf);
     }

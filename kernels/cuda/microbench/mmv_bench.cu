@@ -145,7 +145,8 @@ void run_shape(const shape & s, cudaStream_t stream) {
     }
 
     bitcos_cuda_mmv_launch l = {};
-    l.w       = { upload(bitmap), (const uint32_t *) upload(signs), upload(rows), (const half *) upload(d16), nullptr, nchunks };
+    l.w       = { upload(bitmap), (const uint32_t *) upload(signs), upload(rows), (const half *) upload(d16), nullptr, nchunks,
+                  BITCOS_CUDA_SCALE_SHIFT_256 };
     l.gate    = l.w;
     l.y       = (const block_q8_1 *) upload(y);
     float * dst = nullptr;

@@ -10,4 +10,4 @@ package ckern512
 //
 // rewrites it.
 //
-// kernels/c sha256: 5bfa9c5afbb5c0138abe81a00365c7e02b0bc7a4224dec0bd2d765f4ae41745f
+// kernels/c sha256: 1acdc7f295087290194239c14181ff88e91eec0571d771ee46644cd3112a5ab1
