@@ -51,7 +51,9 @@ func TestVulkanBackendOps(t *testing.T) {
 		}
 		var per64 int
 		for _, l := range strings.Split(string(out), "\n") {
-			if !strings.Contains(l, "type_s=q2_0") {
+			// buft=CPU_BITCOS cases put the weight in the CPU's own buffer
+			// type, which no other backend reads (not supported there)
+			if !strings.Contains(l, "type_s=q2_0") || strings.Contains(l, "buft=CPU_BITCOS") {
 				continue
 			}
 			if !strings.HasSuffix(strings.TrimSpace(reANSI.ReplaceAllString(l, "")), ": OK") {

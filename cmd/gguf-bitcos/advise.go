@@ -181,9 +181,39 @@ func printAdvice(r *advise.Result) {
 			m.TQ2VsFile.Median, m.TQ2VsFile.Min, m.TQ2VsFile.Max, len(m.Ratios), m.Verdict.Winner, 100*m.Verdict.Margin, t.RuleLayout, agree)
 	}
 	tw.Flush()
+	if r.Q2_0 != nil {
+		printQ2_0(r.Q2_0)
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintln(stdout, "note:", n)
 	}
+}
+
+// printQ2_0 prints the measurement of weights with scales per 64 (Q2_0
+// sources): the native layout (rows decoded into Q2_0 blocks per product)
+// against the Q2_0 blocks made at load, which the series picks.
+func printQ2_0(q *advise.Q2_0Result) {
+	fmt.Fprintf(stdout, "Q2_0 sources (fp16 scales per 64): both layouts run %s; the series' layout: q2_0 blocks (%s)\n", q.Kernel, q.RuleWhy)
+	fmt.Fprintf(stdout, "  bytes per 32 weights: native %.3f, Q2_0 blocks %.3f\n", q.Bytes32.Native, q.Bytes32.Blocks)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "threads\tnative ms (min-max)\tQ2_0 blocks ms (min-max)\tnative / blocks\trounds\twinner\trule\t")
+	for _, t := range q.Threads {
+		winner := "q2_0 blocks"
+		if t.Verdict.Winner == advise.LayoutNative {
+			winner = "native"
+		}
+		agree := "agrees"
+		if !t.Agrees {
+			agree = "DISAGREES: GGML_BITCOS_LAYOUT=native runs faster here"
+			if !t.Verdict.Clear {
+				agree = "DISAGREES (within the rounds' noise)"
+			}
+		}
+		fmt.Fprintf(tw, "%d\t%.2f (%.2f-%.2f)\t%.2f (%.2f-%.2f)\t%.2fx\t%d\t%s +%.0f%%\tq2_0 blocks %s\t\n", t.Threads,
+			t.NativeMs.Median, t.NativeMs.Min, t.NativeMs.Max, t.BlocksMs.Median, t.BlocksMs.Min, t.BlocksMs.Max,
+			1/t.Verdict.Ratio, t.NativeMs.N, winner, 100*t.Verdict.Margin, agree)
+	}
+	tw.Flush()
 }
 
 // roleNames names a kernel's roles for people: "native layout", "tq2_0

@@ -138,6 +138,9 @@ func TestFromModel(t *testing.T) {
 			if err := advise.FromModel("../../testdata/"+tc.file, readModel, &o); err != nil {
 				t.Fatal(err)
 			}
+			if q2 := tc.note != ""; o.Q2_0 != q2 {
+				t.Errorf("Q2_0 %v, want %v", o.Q2_0, q2)
+			}
 			if !slices.Equal(o.Shapes, tc.shapes) || o.F32 != tc.f32 || o.ZSource != "model" || !strings.HasSuffix(o.Model, tc.file) ||
 				math.Abs(o.Z-tc.z) > 0.03 {
 				t.Errorf("got shapes %v, f32 %v, z %v (%s); want %v, %v, about %v", o.Shapes, o.F32, o.Z, o.ZSource, tc.shapes, tc.f32, tc.z)

@@ -40,6 +40,9 @@ type Options struct {
 	ZSource string        // what Z is ("flag", "model"); "" with Z = 0
 	Shapes  []Shape       // nil: DefaultShapes
 	F32     bool          // a per-tensor f32 scale (an I2_S source) instead of fp16 per 256
+	// Q2_0: the model's weights have fp16 scales per 64 (a Q2_0 source):
+	// measure their two CPU layouts too (Result.Q2_0), a quarter more time
+	Q2_0 bool
 	Model   string        // named in the result when the shapes and z came from a model
 	Kernel  string        // force a kernel, as GGML_BITCOS_KERNEL does ("" = the default)
 	Build   string        // BuildNative (""), BuildAVX2, BuildBaseline
@@ -127,6 +130,12 @@ func Run(o Options) (*Result, error) {
 	}
 	stack, maxRows := s.buildStack()
 	s.measureThreads(reads, stack, maxRows, gemvSlice)
+	if o.Q2_0 {
+		stack = nil
+		if s.res.Q2_0, err = s.measureQ2_0(o.Budget / 4 / time.Duration(len(o.Threads))); err != nil {
+			return nil, err
+		}
+	}
 	s.res.ElapsedSeconds = time.Since(start).Seconds()
 	return s.res, nil
 }

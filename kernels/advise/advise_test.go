@@ -363,3 +363,31 @@ func TestEveryKernel(t *testing.T) {
 		t.Errorf("%d of %d kernels ran", ran, len(kernelNames()))
 	}
 }
+
+// TestQ2_0Sources: with Options.Q2_0 a run also times the two CPU layouts of
+// weights with scales per 64 (Result.Q2_0, which checks first that both give
+// the same bits): a verdict at every thread count, the series' layout as the
+// rule, and the bytes each layout reads (Q2_0 blocks: 9 per 32 weights).
+func TestQ2_0Sources(t *testing.T) {
+	needCgo(t)
+	o := tiny(BuildNative)
+	o.Q2_0 = true
+	r, err := Run(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := r.Q2_0
+	if q == nil || len(q.Threads) != len(o.Threads) || q.Rule != LayoutTQ2 || q.Bytes32.Blocks != 9 ||
+		q.Bytes32.Native <= 0 || q.Bytes32.Native >= 9 {
+		t.Fatalf("Q2_0 result %+v", q)
+	}
+	for _, tr := range q.Threads {
+		if tr.NativeMs.N < 3 || tr.BlocksMs.N != tr.NativeMs.N || tr.Verdict.Winner == "" || tr.Agrees != (tr.Verdict.Winner == LayoutTQ2) {
+			t.Errorf("%+v", tr)
+		}
+	}
+	o.Q2_0 = false
+	if r, err = Run(o); err != nil || r.Q2_0 != nil {
+		t.Fatalf("without Options.Q2_0: %v, %+v", err, r.Q2_0)
+	}
+}

@@ -34,5 +34,13 @@
 // layout wins. Every timing is a median over repeats after a warm-up, with
 // the minimum reported beside it as the noise.
 //
+// A model whose weights have fp16 scales per 64 (a Q2_0 source; FromModel
+// sets Options.Q2_0) gets one more GEMV over a stack of its shapes: the
+// native layout (each row decoded into its Q2_0 blocks per product,
+// bitcos_row_to_q2_0) against the Q2_0 blocks made at load (CPU_BITCOS, the
+// series' choice on every CPU), both with the Q2_0 x Q8_0 yardstick
+// kernels/c/bench/q2_0.c (ggml's generic float steps), alternated round by
+// round (Result.Q2_0, q2_0.go).
+//
 // Without cgo the package compiles and Run returns ErrNeedsCgo.
 package advise

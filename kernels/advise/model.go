@@ -28,8 +28,9 @@ type ModelReader func(path string, samples int) (tensors []ModelTensor, z float6
 // GGUF file, BITCOS or its source, a safetensors master or a URL: whatever
 // read reads), sampled as `stats --sample` does: the distinct shapes of its
 // largest ternary matrices with rows of a multiple of 256 weights (at most
-// three), the mean zero density of its ternary tensors, and a per-tensor f32
-// scale if those matrices have one (an I2_S source).
+// three), the mean zero density of its ternary tensors, a per-tensor f32
+// scale if those matrices have one (an I2_S source), and Q2_0 if they have
+// fp16 scales per 64 (a Q2_0 source).
 func FromModel(path string, read ModelReader, o *Options) error {
 	tensors, z, err := read(path, ModelSamples)
 	if err != nil {
@@ -44,7 +45,7 @@ func FromModel(path string, read ModelReader, o *Options) error {
 	if largest == 0 {
 		return fmt.Errorf("%s: no ternary matrix with rows of a multiple of 256 weights", path)
 	}
-	o.Shapes, o.F32 = nil, false
+	o.Shapes, o.F32, o.Q2_0 = nil, false, false
 	q2 := false
 	for _, t := range tensors {
 		if len(t.Dims) < 2 || t.Dims[0]%256 != 0 || t.Weights != largest {
@@ -59,7 +60,8 @@ func FromModel(path string, read ModelReader, o *Options) error {
 			o.F32 = true // one f32 for the tensor, not fp16 per 256
 		case t.ScaleBytes*128 != t.Weights && !q2:
 			q2 = true
-			o.Notes = append(o.Notes, fmt.Sprintf("%s has %d scale bytes for %d weights (a Q2_0 source: one scale per 64): the kernels' contract covers one fp16 per 256 or one f32 per tensor; measured with one fp16 per 256", t.Name, t.ScaleBytes, t.Weights))
+			o.Q2_0 = true
+			o.Notes = append(o.Notes, fmt.Sprintf("%s has %d scale bytes for %d weights (a Q2_0 source: one scale per 64): the BITCOS kernels above take one fp16 per 256 or one f32 per tensor and are measured with one fp16 per 256; what the series runs for these weights is measured under \"Q2_0 sources\"", t.Name, t.ScaleBytes, t.Weights))
 		}
 	}
 	o.Z, o.ZSource, o.Model = z, "model", path

@@ -25,6 +25,10 @@ type Result struct {
 	Kernels []KernelResult `json:"kernels"`
 	Threads []ThreadResult `json:"threads"`
 
+	// Q2_0: with Options.Q2_0, the two CPU layouts of weights with scales
+	// per 64 (a Q2_0 source's), which the kernels above do not run.
+	Q2_0 *Q2_0Result `json:"q2_0_sources,omitempty"`
+
 	BudgetSeconds  float64  `json:"budget_seconds"`
 	ElapsedSeconds float64  `json:"elapsed_seconds"`
 	Notes          []string `json:"notes,omitempty"`

@@ -102,3 +102,13 @@ func TQ2_0BlocksGEMV(int, int, int, int, []byte, bool, unsafe.Pointer, []float32
 func ToQ2_0(bool, int, int, []byte, []byte, []int32, []byte, []uint16, int) int64 {
 	panic("ckern: built without cgo")
 }
+
+// Q2_0GEMV panics without cgo.
+func Q2_0GEMV(int, int, []byte, unsafe.Pointer, []float32) {
+	panic("ckern: built without cgo")
+}
+
+// BitcosQ2_0GEMV panics without cgo.
+func BitcosQ2_0GEMV(int, int, []byte, []byte, []uint32, []uint16, unsafe.Pointer, []float32) {
+	panic("ckern: built without cgo")
+}

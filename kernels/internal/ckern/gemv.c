@@ -173,3 +173,28 @@ void ckern_tq2_0_blocks_gemv(int kind, int order, int k, int rows, const void * 
         __asm__ volatile("" ::: "memory");
     }
 }
+
+void ckern_q2_0_gemv(int k, int rows, const void * x, const void * y, float * out) {
+    const q2_block * xb = (const q2_block *) x;
+    for (int r = 0; r < rows; ++r) {
+        q2_vec_dot_q8_0(k, out + r, xb + (size_t) r * (k / 64), (const q8_0_block *) y);
+        __asm__ volatile("" ::: "memory");
+    }
+}
+
+void ckern_bitcos_q2_0_gemv(int k, int rows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
+                            const uint16_t * d64, const void * y, float * out) {
+    // one row's blocks, then its codes (bitcos_row_to_q2_0's scratch), as the
+    // native layout's per-thread work buffer
+    uint8_t * blocks = (uint8_t *) malloc((size_t) (k / 64) * sizeof(q2_block) + (size_t) k);
+    if (blocks == NULL) {
+        abort();
+    }
+    uint8_t * codes = blocks + (size_t) (k / 64) * sizeof(q2_block);
+    for (int r = 0; r < rows; ++r) {
+        bitcos_row_to_q2_0(k, blocks, bitmap + (size_t) r * (k / 8), signs + off[r], d64 + (size_t) r * (k / 64), 64, codes);
+        q2_vec_dot_q8_0(k, out + r, (const q2_block *) blocks, (const q8_0_block *) y);
+        __asm__ volatile("" ::: "memory");
+    }
+    free(blocks);
+}

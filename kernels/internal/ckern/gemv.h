@@ -3,6 +3,8 @@
 #include "../../c/bitcos.h"
 #include "../../c/bitcos_tq2fast.h"
 #include "../../c/bench/tq2_0.h"
+#include "../../c/bench/q2_0.h"
+#include "../../c/bitcos_transcode.h"
 #include "../../c/bitcos_layout.h"
 
 enum {
@@ -39,3 +41,13 @@ void ckern_codes_gemv(int avx2, int k, int rows, const uint8_t * bitmap, const u
                       const uint16_t * d16, float d32, const void * y, float * out);
 void ckern_codes_gemv4(int avx2, int k, int rows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
                        const uint16_t * d16, float d32, const void * y0, const void * y1, const void * y2, const void * y3, float * out);
+
+// Weights with fp16 scales per 64 (Q2_0 sources), one column of Q8_0 blocks
+// y: rows rows of k weights as Q2_0 blocks stored row after row in x
+// (q2_vec_dot_q8_0 per row: a Q2_0 file, and such a weight's blocks made at
+// load), or as BITCOS rows with their scales d64 (k/64 per row), each row
+// decoded into Q2_0 blocks (bitcos_row_to_q2_0) before the same dot product
+// (the native layout's product).
+void ckern_q2_0_gemv(int k, int rows, const void * x, const void * y, float * out);
+void ckern_bitcos_q2_0_gemv(int k, int rows, const uint8_t * bitmap, const uint8_t * signs, const uint32_t * off,
+                            const uint16_t * d64, const void * y, float * out);

@@ -10,4 +10,4 @@ package ckern512
 //
 // rewrites it.
 //
-// kernels/c sha256: 1acdc7f295087290194239c14181ff88e91eec0571d771ee46644cd3112a5ab1
+// kernels/c sha256: 7dbf9e6d06ec4243485fa28e95b6829092d76975eebb4af655853aa60b04d209
