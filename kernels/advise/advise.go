@@ -40,12 +40,12 @@ type Options struct {
 	ZSource string        // what Z is ("flag", "model"); "" with Z = 0
 	Shapes  []Shape       // nil: DefaultShapes
 	F32     bool          // a per-tensor f32 scale (an I2_S source) instead of fp16 per 256
-	// Q2_0: the model's weights have fp16 scales per 64 (a Q2_0 source):
-	// measure their two CPU layouts too (Result.Q2_0), a quarter more time
-	Q2_0 bool
 	Model   string        // named in the result when the shapes and z came from a model
 	Kernel  string        // force a kernel, as GGML_BITCOS_KERNEL does ("" = the default)
 	Build   string        // BuildNative (""), BuildAVX2, BuildBaseline
+	// Q2_0: the model's weights have fp16 scales per 64 (a Q2_0 source):
+	// measure their two CPU layouts too (Result.Q2_0), a quarter more time
+	Q2_0 bool
 	// ReadBytes and StackBytes pin the sizes of the read buffer and of the
 	// GEMV stack (its TQ2_0 bytes); 0: max(256 MiB, 8 x L3). Tests make
 	// them small.
