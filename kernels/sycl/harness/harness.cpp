@@ -7,12 +7,13 @@
 //                                BITCOS_HARNESS_LAUNCH_SG=16|32 launches for another size)
 //
 // IN.bin (little-endian): "BCSY", u32 ncases, then per case
-//   i32 k, rows, ncols, nidx, per_tensor; f32 d32; u32 sign_bytes;
-//   bitmap[rows*k/8]; signs[sign_bytes]; i32 rowidx[rows+1];
-//   u16 d16[rows*k/256] (absent when per_tensor);
+//   i32 k, rows, ncols, nidx, scales (0 fp16 per 256, 1 one f32, 2 fp16 per 64);
+//   f32 d32; u32 sign_bytes; bitmap[rows*k/8]; signs[sign_bytes]; i32 rowidx[rows+1];
+//   u16 d16[rows*k/256] or [rows*k/64] (absent with one f32);
 //   Q8_K blocks [ncols][k/256] (292 bytes each); f32 x[ncols][k]; i32 idx[nidx]
 // OUT.bin: u32 the sub-group size the kernels ran with, then per case
-//   f32 dot[ncols][rows] (dot products with the given Q8_K blocks);
+//   f32 dot[ncols][rows] (dot products with the given Q8_K blocks; zeros with
+//   scales per 64, which the GEMV does not take);
 //   Q8_K blocks [ncols][k/256] quantized from x on the device;
 //   f32 deq[rows][k]; u16 deq16[rows][k] (fp16 bits); f32 getrows[nidx][k]
 //
@@ -37,12 +38,14 @@ template <int SG> void run_case(sycl::queue & q, reader & in, FILE * out) {
     const int   rows       = in.get<int32_t>();
     const int   ncols      = in.get<int32_t>();
     const int   nidx       = in.get<int32_t>();
-    const int   per_tensor = in.get<int32_t>();
+    const int   scales     = in.get<int32_t>();
     const float d32        = in.get<float>();
     const auto  sign_bytes = in.get<uint32_t>();
-    if (k <= 0 || k % bitcos_sycl::QK != 0 || rows < 0 || ncols < 1 || nidx < 0) {
+    if (k <= 0 || k % bitcos_sycl::QK != 0 || rows < 0 || ncols < 1 || nidx < 0 || scales < 0 || scales > 2) {
         die("bad case header");
     }
+    const bool per_tensor = scales == 1;
+    const int  group      = scales == 2 ? 64 : bitcos_sycl::QK;
     const size_t nb = (size_t) k / bitcos_sycl::QK;
 
     guarded bitmap((size_t) rows * k / 8);
@@ -53,7 +56,7 @@ template <int SG> void run_case(sycl::queue & q, reader & in, FILE * out) {
     in.bytes(rowidx.data(), rowidx.size() * 4);
     std::vector<uint16_t> d16;
     if (!per_tensor) {
-        d16.resize((size_t) rows * nb);
+        d16.resize((size_t) rows * (k / group));
         in.bytes(d16.data(), d16.size() * 2);
     }
     const size_t         ystride = nb * bitcos_sycl::Q8K_BYTES;
@@ -65,10 +68,12 @@ template <int SG> void run_case(sycl::queue & q, reader & in, FILE * out) {
     in.bytes(idx.data(), idx.size() * 4);
 
     const bitcos_sycl::weight w{ (const uint32_t *) bitmap.p, (const uint32_t *) signs.p, rowidx.data(),
-                                 per_tensor ? nullptr : d16.data(), &d32, k };
+                                 per_tensor ? nullptr : d16.data(), &d32, k, group };
 
-    std::vector<float> dot((size_t) ncols * rows);
-    bitcos_sycl::mul_mat_vec_q8_K<SG>(q, w, rows, y.data(), ystride, ncols, dot.data(), rows).wait();
+    std::vector<float> dot((size_t) ncols * rows, 0.0f);
+    if (group == bitcos_sycl::QK) {
+        bitcos_sycl::mul_mat_vec_q8_K<SG>(q, w, rows, y.data(), ystride, ncols, dot.data(), rows).wait();
+    }
     put(out, dot.data(), dot.size());
 
     std::vector<uint8_t> yq((size_t) ncols * ystride, 0xAA);
