@@ -110,24 +110,12 @@ func q2Blocks(m *q2Matrix, r0, r1 int, y unsafe.Pointer, out []float32) {
 	ckern.Q2_0GEMV(m.K, r1-r0, m.q2[r0*m.K/64*18:], y, out[r0:])
 }
 
-// q2Pass is gemvPass for q2Matrix stacks: ggml's row split, a barrier after
-// each matrix.
+// q2Pass is gemvPass for q2Matrix stacks (splitPass).
 func q2Pass(run q2GEMV, stack []*q2Matrix, ys map[int]unsafe.Pointer, out []float32, nth int, counters []atomic.Int64) time.Duration {
-	for i := range stack {
-		counters[i].Store(int64(nth))
-	}
-	bar := &barrier{n: int32(nth)}
-	return parallel(nth, func(ith int) {
-		for i, m := range stack {
-			size, count := chunks(m.Rows, nth)
-			for c := ith; c < count; c = int(counters[i].Add(1) - 1) {
-				if r0, r1 := c*size, min((c+1)*size, m.Rows); r0 < r1 {
-					run(m, r0, r1, ys[m.K], out)
-				}
-			}
-			bar.wait()
-		}
-	})
+	return splitPass(len(stack), func(i int) int { return stack[i].Rows }, func(i, r0, r1 int) {
+		m := stack[i]
+		run(m, r0, r1, ys[m.K], out)
+	}, nth, counters)
 }
 
 // measureQ2_0 generates the shapes of s.o with scales per 64, checks that

@@ -64,23 +64,29 @@ func chunks(rows, nth int) (size, count int) {
 }
 
 // gemvPass multiplies every matrix of stack by its column in turn with
-// kernel k on nth threads (ggml's row split, a barrier after each matrix as
-// after each node of a ggml graph) and returns the wall time. counters:
-// one per matrix, reused.
+// kernel k on nth threads (splitPass) and returns the wall time.
 func gemvPass(k kernel, stack []*matrix, ys map[int]act, out []float32, nth int, counters []atomic.Int64) time.Duration {
-	for i := range stack {
+	return splitPass(len(stack), func(i int) int { return stack[i].Rows }, func(i, r0, r1 int) {
+		m := stack[i]
+		k.run(m, r0, r1, ys[m.K].ptr, out)
+	}, nth, counters)
+}
+
+// splitPass runs n matrices of rows(i) rows in turn on nth threads, ggml's
+// row split (chunks) with run(i, r0, r1) per chunk and a barrier after each
+// matrix as after each node of a ggml graph, and returns the wall time.
+// counters: one per matrix, reused.
+func splitPass(n int, rows func(i int) int, run func(i, r0, r1 int), nth int, counters []atomic.Int64) time.Duration {
+	for i := range n {
 		counters[i].Store(int64(nth))
 	}
 	bar := &barrier{n: int32(nth)}
 	return parallel(nth, func(ith int) {
-		for i, m := range stack {
-			size, count := chunks(m.Rows, nth)
-			y := ys[m.K].ptr
+		for i := range n {
+			size, count := chunks(rows(i), nth)
 			for c := ith; c < count; c = int(counters[i].Add(1) - 1) {
-				r0 := c * size
-				r1 := min(r0+size, m.Rows)
-				if r0 < r1 {
-					k.run(m, r0, r1, y, out)
+				if r0, r1 := c*size, min((c+1)*size, rows(i)); r0 < r1 {
+					run(i, r0, r1)
 				}
 			}
 			bar.wait()

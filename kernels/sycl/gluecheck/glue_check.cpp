@@ -84,6 +84,29 @@ static void carry(ggml_tensor * op, const bitcos_w & w, ggml_tensor * src1) {
     op->src[GGML_BITCOS_SRC_SCALES] = w.scales;
 }
 
+// GET_ROWS of a 3-D weight [512, 24, 2]: ids [5, 2] pick rows of matrix
+// i11; returns the fails (a claim refused, or weights that differ from the
+// plain decode), printing the count under label.
+static int check_get_rows(ggml_context * ctx, ggml_backend_sycl_context & sctx, const bitcos_w & w3, const char * label) {
+    ggml_tensor * ids = ggml_new_tensor_2d(ctx, GGML_TYPE_I32, 5, 2);
+    const int32_t iv[10] = { 0, 23, 5, 7, 11, 3, 23, 0, 19, 2 };
+    memcpy(ids->data, iv, sizeof iv);
+    ggml_tensor * gr = ggml_get_rows(ctx, w3.bm, ids);
+    gr->data = ggml_new_tensor_1d(ctx, GGML_TYPE_F32, 10 * 512)->data;
+    int fails = 0;
+    if (!ggml_sycl_bitcos_can_get_rows(gr)) { printf("FAIL: %s get_rows claim\n", label); fails++; }
+    ggml_sycl_bitcos_get_rows(sctx, gr);
+    int bad = 0;
+    for (int i = 0; i < 10; ++i) for (int j = 0; j < 512; ++j) {
+        const size_t r = (size_t) (i / 5) * 24 + iv[i];
+        const float want = (float) w3.t[r * 512 + j] * w3.d[r * (512 / w3.group) + j / w3.group];
+        const float got = ((float *) gr->data)[(size_t) i * 512 + j];
+        if (memcmp(&want, &got, 4) != 0) bad++;
+    }
+    printf("%s get_rows 3-D: %d of %d differ\n", label, bad, 10 * 512);
+    return fails + (bad != 0);
+}
+
 int main() {
     fake_buffer.buft = (ggml_backend_buffer_type_t) &fake_buffer;
     ggml_init_params ip = { 256u << 20, nullptr, false };
@@ -136,23 +159,7 @@ int main() {
         }
         printf("%s dequantize 3-D: %d of %d differ\n", f16 ? "f16" : "f32", bad, 48 * 512);
         fails += bad != 0;
-        // GET_ROWS of the 3-D weight: ids [5, 2] pick rows of matrix i11
-        ggml_tensor * ids = ggml_new_tensor_2d(ctx, GGML_TYPE_I32, 5, 2);
-        const int32_t iv[10] = { 0, 23, 5, 7, 11, 3, 23, 0, 19, 2 };
-        memcpy(ids->data, iv, sizeof iv);
-        ggml_tensor * gr = ggml_get_rows(ctx, w3.bm, ids);
-        gr->data = ggml_new_tensor_1d(ctx, GGML_TYPE_F32, 10 * 512)->data;
-        if (!ggml_sycl_bitcos_can_get_rows(gr)) { printf("FAIL: get_rows claim\n"); fails++; }
-        ggml_sycl_bitcos_get_rows(sctx, gr);
-        bad = 0;
-        for (int i = 0; i < 10; ++i) for (int j = 0; j < 512; ++j) {
-            const size_t r = (size_t) (i / 5) * 24 + iv[i];
-            const float want = (float) w3.t[r * 512 + j] * w3.d[r * 2 + j / 256];
-            const float got = ((float *) gr->data)[(size_t) i * 512 + j];
-            if (memcmp(&want, &got, 4) != 0) bad++;
-        }
-        printf("%s get_rows 3-D: %d of %d differ\n", f16 ? "f16" : "f32", bad, 10 * 512);
-        fails += bad != 0;
+        fails += check_get_rows(ctx, sctx, w3, f16 ? "f16" : "f32");
     }
     // MUL_MAT_ID: experts [512, 24, 4], ids [2, 3], src1 [512, ne11, 3] with ne11 = 1 (broadcast) and 2
     for (bool f16 : { true, false }) for (int ne11 : { 1, 2 }) {
@@ -204,22 +211,7 @@ int main() {
         }
         printf("f16 per 64 dequantize 3-D: %d of %d differ\n", bad, 48 * 512);
         fails += bad != 0;
-        ggml_tensor * ids = ggml_new_tensor_2d(ctx, GGML_TYPE_I32, 5, 2);
-        const int32_t iv[10] = { 0, 23, 5, 7, 11, 3, 23, 0, 19, 2 };
-        memcpy(ids->data, iv, sizeof iv);
-        ggml_tensor * gr = ggml_get_rows(ctx, w3.bm, ids);
-        gr->data = ggml_new_tensor_1d(ctx, GGML_TYPE_F32, 10 * 512)->data;
-        if (!ggml_sycl_bitcos_can_get_rows(gr)) { printf("FAIL: per-64 get_rows claim\n"); fails++; }
-        ggml_sycl_bitcos_get_rows(sctx, gr);
-        bad = 0;
-        for (int i = 0; i < 10; ++i) for (int j = 0; j < 512; ++j) {
-            const size_t r = (size_t) (i / 5) * 24 + iv[i];
-            const float want = (float) w3.t[r * 512 + j] * w3.d[r * 8 + j / 64];
-            const float got = ((float *) gr->data)[(size_t) i * 512 + j];
-            if (memcmp(&want, &got, 4) != 0) bad++;
-        }
-        printf("f16 per 64 get_rows 3-D: %d of %d differ\n", bad, 10 * 512);
-        fails += bad != 0;
+        fails += check_get_rows(ctx, sctx, w3, "f16 per 64");
     }
     printf(fails ? "FAILED\n" : "glue OK\n");
     return fails != 0;
