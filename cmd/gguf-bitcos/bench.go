@@ -44,7 +44,7 @@ goal of 256 MiB + the largest tensor.`,
 	}
 	rp.Flags().IntVar(&runs, "runs", 3, "runs of each")
 	rp.Flags().BoolVar(&asJSON, "json", false, "print the figures as JSON")
-	cmd.AddCommand(rp)
+	cmd.AddCommand(rp, benchLlamaCmd())
 	return cmd
 }
 
