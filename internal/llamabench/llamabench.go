@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/gguf-bitcos/gguf-bitcos/internal/summary"
 )
 
 // Entry is one thing measured: a model file run by a llama-bench binary
@@ -119,24 +121,7 @@ type Cell struct {
 }
 
 // Summary is the median, min and max of per-round figures.
-type Summary struct {
-	Median float64 `json:"median"`
-	Min    float64 `json:"min"`
-	Max    float64 `json:"max"`
-}
-
-func summarize(xs []float64) Summary {
-	if len(xs) == 0 {
-		return Summary{}
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	m := s[len(s)/2]
-	if len(s)%2 == 0 {
-		m = (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
-	return Summary{Median: m, Min: s[0], Max: s[len(s)-1]}
-}
+type Summary = summary.Summary
 
 type key struct {
 	threads int
@@ -255,7 +240,7 @@ func Measure(o Options) (*Result, error) {
 			k := key{th, t.String()}
 			row := Row{Threads: th, Test: k.test}
 			for i, e := range o.Entries {
-				c := Cell{Label: e.Label, TS: ts[i][k], Median: summarize(ts[i][k]).Median}
+				c := Cell{Label: e.Label, TS: ts[i][k], Median: summary.Of(ts[i][k]).Median}
 				vb, vp := make([]float64, o.Rounds), []float64(nil)
 				for r := range o.Rounds {
 					vb[r] = ts[i][k][r] / ts[base][k][r]
@@ -269,7 +254,7 @@ func Measure(o Options) (*Result, error) {
 						vp = append(vp, ts[i][k][r]/best)
 					}
 				}
-				c.VsBase, c.VsBestPeer = summarize(vb), summarize(vp)
+				c.VsBase, c.VsBestPeer = summary.Of(vb), summary.Of(vp)
 				row.Cells = append(row.Cells, c)
 			}
 			res.Rows = append(res.Rows, row)
@@ -326,7 +311,7 @@ func (r *Result) Print(w io.Writer) {
 	fmt.Fprintln(tw, "threads\ttest\tentry\tt/s median (min-max)\tx base median (min-max)\tx best peer median (min-max)\t")
 	for _, row := range r.Rows {
 		for _, c := range row.Cells {
-			s := summarize(c.TS)
+			s := summary.Of(c.TS)
 			peer := "-"
 			if c.VsBestPeer != (Summary{}) {
 				peer = fmt.Sprintf("%.2fx (%.2f-%.2f)", c.VsBestPeer.Median, c.VsBestPeer.Min, c.VsBestPeer.Max)

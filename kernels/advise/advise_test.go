@@ -161,7 +161,7 @@ func TestSmoke(t *testing.T) {
 				}
 				// one pass serves the tq2_0 layout and the file when they run
 				// one kernel: ratio 1 exactly, predicted and measured
-				if !r.Rule.TQ2_0VNNI && (m.FileMs != m.TQ2Ms || m.TQ2VsFile != (Summary{1, 1, 1, m.BitcosMs.N}) || tr.Predicted.TQ2VsFile != 1) {
+				if !r.Rule.TQ2_0VNNI && (m.FileMs != m.TQ2Ms || m.TQ2VsFile != (Summary{Min: 1, Median: 1, Max: 1, N: m.BitcosMs.N}) || tr.Predicted.TQ2VsFile != 1) {
 					t.Errorf("%d threads, ggml's kernel for both: tq2_0 %+v, file %+v, vs file %+v, predicted %v", tr.Threads, m.TQ2Ms, m.FileMs, m.TQ2VsFile, tr.Predicted.TQ2VsFile)
 				}
 				if tr.RuleLayout != r.Rule.Layout || tr.Agrees != (m.Verdict.Winner == r.Rule.Layout) || m.Verdict != Decide(m.Ratios) ||
