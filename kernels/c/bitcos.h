@@ -51,7 +51,8 @@
 //                     runs where this build's ggml TQ2_0 kernel is the
 //                     generic one (bitcos_select.h), and the reference of
 //                     the exact order
-//   bitcos_dequant.c  the reference decode to float (GET_ROWS), any CPU
+//   bitcos_dequant.c  the decode to float of the Go harness (llama.cpp's is
+//                     ggml_bitcos_to_float, the same products), any CPU
 //   bitcos_codes.c    batches: a row decoded once to TQ2_0 codes, then dotted
 //                     with each column (TQ2_0 float order); AVX2 or scalar
 //
@@ -61,7 +62,9 @@
 // (avx512_tq2, avx2_clmul, avx2_tq2, avx2_nopdep_tq2), which fall back to
 // tq2order. In the float order of ggml's NEON TQ2_0 kernel:
 // bitcos_neon_tq2.h (neon_tq2, and the scalar tq2order_arm). Which one runs:
-// bitcos_select.h. (The exact-order SIMD kernels avx2, avx2_nopdep and
+// the build's (llama.cpp's arch/<isa>/quants.c, by the macros of
+// bitcos_tq2fast.h); bitcos_select.h states the rule for advise and the
+// layout choice. (The exact-order SIMD kernels avx2, avx2_nopdep and
 // avx512 were retired: no default ran them; kernels/README.md.)
 
 #pragma once
@@ -81,7 +84,40 @@ typedef struct {
     int16_t bsums[BITCOS_QK_K/16]; // sum of quants in groups of 16
 } bitcos_block_q8_K;
 
+#ifdef __cplusplus
+static_assert(sizeof(bitcos_block_q8_K) == 4 + BITCOS_QK_K + BITCOS_QK_K/8, "wrong bitcos_block_q8_K size");
+#else
 _Static_assert(sizeof(bitcos_block_q8_K) == 4 + BITCOS_QK_K + BITCOS_QK_K/8, "wrong bitcos_block_q8_K size");
+#endif
+
+// The float order a kernel computes in (kernels/README.md writes each down).
+enum bitcos_order {
+    BITCOS_ORDER_EXACT,    // per block (float)sumi * d, then + : ggml's generic TQ2_0 kernel
+    BITCOS_ORDER_TQ2_X86,  // 8 lanes, FMA per lane, hsum_float_8: ggml's x86 (AVX2) TQ2_0 kernel
+    BITCOS_ORDER_TQ2_ARM,  // per block fma(d, (float)sumi, sumf): ggml's NEON TQ2_0 kernel
+};
+
+// The float order of the TQ2_0 kernel (ggml_vec_dot_tq2_0_q8_K) that ggml
+// compiles in the translation unit that calls this, from the same macros
+// ggml's kernels test: its x86 kernel has its AVX2 code, in the x86 order,
+// whenever the build has __AVX2__ (else its generic code); its ARM kernel
+// its NEON code whenever __ARM_NEON; every other build runs the generic
+// kernel, in the exact order. Call it where ggml-cpu's flags apply: the
+// core picks the kernels of that order by it (bitcos-cpu.c), and
+// bitcos_select.h's features take it as tq2_order. Gap: with the RISC-V
+// vector extension (__riscv_v) ggml's TQ2_0 kernel has an order of its own,
+// which no BITCOS kernel computes: this returns the exact order there (the
+// generic kernel runs), and a BITCOS file repacked from TQ2_0 is close to,
+// not bit-identical with, its source on such builds.
+static inline int bitcos_build_tq2_order(void) {
+#if defined(__AVX2__)
+    return BITCOS_ORDER_TQ2_X86;
+#elif defined(__ARM_NEON)
+    return BITCOS_ORDER_TQ2_ARM;
+#else
+    return BITCOS_ORDER_EXACT;
+#endif
+}
 
 typedef void (*bitcos_vec_dot_t)(int n, float * s, const uint8_t * bitmap, const uint8_t * signs,
                                  const uint16_t * d16, float d32, const void * y);
@@ -91,7 +127,7 @@ void bitcos_vec_dot_q8_K_generic    (int n, float * s, const uint8_t * bitmap, c
 void bitcos_vec_dot_q8_K_tq2order   (int n, float * s, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32, const void * y);
 
 // Decode one row to float: y[j] = (float) t_j * scale of j's 256-block
-// (bitcos_dequant.c; GET_ROWS). Reads exactly the row's sign bytes.
+// (bitcos_dequant.c). Reads exactly the row's sign bytes.
 void bitcos_dequantize_row(int n, float * y, const uint8_t * bitmap, const uint8_t * signs, const uint16_t * d16, float d32);
 
 // Batches (bitcos_codes.c): decode a row once into n TQ2_0 code bytes

@@ -67,7 +67,7 @@ static inline int bitcos_perm_clmul_src(int o) {
     return 32 * c + 4 * (2 * k + (r >> 1)) + s;
 }
 
-#if defined(__AVX2__) && defined(__BMI2__) && defined(__F16C__) && defined(__FMA__) && defined(__PCLMUL__)
+#if BITCOS_AVX2_CLMUL_SIMD
 
 #include "bitcos_tq2_step.h"
 

@@ -20,7 +20,7 @@
 #include "bitcos_impl.h"
 #include "bitcos_tq2fast.h"
 
-#if defined(__AVX2__) && defined(__BMI2__) && defined(__F16C__) && defined(__FMA__)
+#if BITCOS_AVX2_TQ2_SIMD
 
 #include "bitcos_tq2_step.h"
 

@@ -25,7 +25,7 @@
 #include "bitcos_impl.h"
 #include "bitcos_tq2fast.h"
 
-#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__BMI2__) && defined(__F16C__) && defined(__FMA__)
+#if BITCOS_AVX512_TQ2_SIMD
 
 #include "bitcos_tq2_step.h"
 

@@ -38,7 +38,6 @@
 
 #include "bitcos_impl.h"
 #include "bitcos_neon_tq2.h"
-#include "bitcos_select.h"
 
 #include <math.h>
 

@@ -7,6 +7,8 @@
 
 #pragma once
 
+#include "bitcos.h" // enum bitcos_order, bitcos_build_tq2_order
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -25,34 +27,6 @@ enum bitcos_kernel {
     BITCOS_KERNEL_NEON_TQ2,         // TQ2_0 ARM order, NEON (+dotprod) (bitcos_neon_tq2.c)
     BITCOS_KERNEL_COUNT
 };
-
-// The float order a kernel computes in (kernels/README.md writes each down).
-enum bitcos_order {
-    BITCOS_ORDER_EXACT,    // per block (float)sumi * d, then + : ggml's generic TQ2_0 kernel
-    BITCOS_ORDER_TQ2_X86,  // 8 lanes, FMA per lane, hsum_float_8: ggml's x86 (AVX2) TQ2_0 kernel
-    BITCOS_ORDER_TQ2_ARM,  // per block fma(d, (float)sumi, sumf): ggml's NEON TQ2_0 kernel
-};
-
-// The float order of the TQ2_0 kernel (ggml_vec_dot_tq2_0_q8_K) that ggml
-// compiles in the translation unit that calls this, from the same macros
-// ggml's kernels test: its x86 kernel has its AVX2 code, in the x86 order,
-// whenever the build has __AVX2__ (else its generic code); its ARM kernel
-// its NEON code whenever __ARM_NEON; every other build runs the generic
-// kernel, in the exact order. Call it where ggml-cpu's flags apply
-// (bitcos-cpu.c) to fill bitcos_cpu_features.tq2_order. Gap: with the RISC-V
-// vector extension (__riscv_v) ggml's TQ2_0 kernel has an order of its own,
-// which no BITCOS kernel computes: this returns the exact order there (the
-// generic kernel runs), and a BITCOS file repacked from TQ2_0 is close to,
-// not bit-identical with, its source on such builds.
-static inline int bitcos_build_tq2_order(void) {
-#if defined(__AVX2__)
-    return BITCOS_ORDER_TQ2_X86;
-#elif defined(__ARM_NEON)
-    return BITCOS_ORDER_TQ2_ARM;
-#else
-    return BITCOS_ORDER_EXACT;
-#endif
-}
 
 enum bitcos_vendor {
     BITCOS_VENDOR_OTHER,

@@ -31,6 +31,30 @@
 
 #include "bitcos.h"
 
+// How the kernels below compile in this translation unit: 1 with their SIMD
+// path, 0 as a call to bitcos_vec_dot_q8_K_tq2order (each file tests its
+// macro; ggml-cpu's arch/x86/quants.c picks the kernel of the build by them).
+#if defined(__AVX2__) && defined(__F16C__) && defined(__FMA__)
+#define BITCOS_AVX2_NOPDEP_TQ2_SIMD 1
+#else
+#define BITCOS_AVX2_NOPDEP_TQ2_SIMD 0
+#endif
+#if BITCOS_AVX2_NOPDEP_TQ2_SIMD && defined(__BMI2__)
+#define BITCOS_AVX2_TQ2_SIMD 1
+#else
+#define BITCOS_AVX2_TQ2_SIMD 0
+#endif
+#if BITCOS_AVX2_TQ2_SIMD && defined(__PCLMUL__)
+#define BITCOS_AVX2_CLMUL_SIMD 1
+#else
+#define BITCOS_AVX2_CLMUL_SIMD 0
+#endif
+#if BITCOS_AVX2_TQ2_SIMD && defined(__AVX512F__) && defined(__AVX512BW__)
+#define BITCOS_AVX512_TQ2_SIMD 1
+#else
+#define BITCOS_AVX512_TQ2_SIMD 0
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -10,4 +10,4 @@ package ckern512
 //
 // rewrites it.
 //
-// kernels/c sha256: 7dbf9e6d06ec4243485fa28e95b6829092d76975eebb4af655853aa60b04d209
+// kernels/c sha256: 435f67cd9064e9c405c176edb054079872310b0f4beadebf3f244112a8b32668
