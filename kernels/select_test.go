@@ -26,7 +26,7 @@ const (
 	vendorHygon = 3
 )
 
-// kernelNames: exactly the kernels a default can choose (GGML_BITCOS_KERNEL
+// kernelNames: exactly the kernels a default can choose (--kernel
 // accepts these and no other).
 var kernelNames = []string{"generic", "tq2order", "avx2_tq2",
 	"avx2_nopdep_tq2", "avx512_tq2", "avx2_clmul", "tq2order_arm", "neon_tq2"}
@@ -133,11 +133,11 @@ func TestSelect(t *testing.T) {
 		{"tq2_order left unset", unset, nil, "generic", orderExact, "no SIMD"},
 		{"tq2_order out of range", badOrder, nil, "generic", orderExact, "no SIMD"},
 		{"other CPU", ckern.Features{}, nil, "generic", orderExact, "no SIMD"},
-		{"unknown forced name, no SIMD kernel", intel(buildNoF16C), str("avx1024"), "tq2order", orderTQ2X86, "unknown GGML_BITCOS_KERNEL ignored; default: no SIMD"},
+		{"unknown forced name, no SIMD kernel", intel(buildNoF16C), str("avx1024"), "tq2order", orderTQ2X86, "unknown --kernel ignored; default: no SIMD"},
 
 		{"empty forced name", intel(buildAVX512), str(""), "avx512_tq2", orderTQ2X86, "default: AVX-512"},
-		{"unknown forced name", intel(buildAVX512), str("avx1024"), "avx512_tq2", orderTQ2X86, "unknown GGML_BITCOS_KERNEL ignored; default: AVX-512"},
-		{"unknown forced name, aarch64", arm, str("AVX2"), "neon_tq2", orderTQ2ARM, "unknown GGML_BITCOS_KERNEL ignored; default: aarch64"},
+		{"unknown forced name", intel(buildAVX512), str("avx1024"), "avx512_tq2", orderTQ2X86, "unknown --kernel ignored; default: AVX-512"},
+		{"unknown forced name, aarch64", arm, str("AVX2"), "neon_tq2", orderTQ2ARM, "unknown --kernel ignored; default: aarch64"},
 		{"forced pdep kernel on Zen 2", amd(buildAVX2, 0x17), str("avx2_clmul"), "avx2_clmul", orderTQ2X86, "forced by"},
 		{"forced avx2_clmul, CPU without PCLMULQDQ", noPclmul, str("avx2_clmul"), "tq2order", orderTQ2X86, "lacks PCLMULQDQ"},
 		{"forced avx2_clmul, not built", intel(buildNoClm), str("avx2_clmul"), "tq2order", orderTQ2X86, "not compiled"},
@@ -165,7 +165,7 @@ func TestSelect(t *testing.T) {
 			{intel(buildNoF16C), "tq2order", orderTQ2X86, "no SIMD"},
 			{baseline, "generic", orderExact, "no SIMD"},
 		} {
-			tests = append(tests, selectCase{"retired " + n + ", default " + b.want, b.f, str(n), b.want, b.order, "unknown GGML_BITCOS_KERNEL ignored; default: " + b.defaultWhy})
+			tests = append(tests, selectCase{"retired " + n + ", default " + b.want, b.f, str(n), b.want, b.order, "unknown --kernel ignored; default: " + b.defaultWhy})
 		}
 	}
 	for _, tc := range tests {
@@ -363,7 +363,7 @@ func TestSelectLayout(t *testing.T) {
 		{"AVX-512, AMD, forced tq2_0", amd(buildAVX512, 0x19), str("tq2_0"), "tq2_0", "forced by GGML_BITCOS_LAYOUT"},
 		{"AVX-512 VNNI, AMD", vnni(vendorAMD, buildAVX512, nil), nil, "tq2_0", "default: on AMD, TQ2_0 blocks with AVX-512 VNNI"},
 		{"AVX-512 VNNI, AMD, forced native", vnni(vendorAMD, buildAVX512, nil), str("native"), "native", "forced by GGML_BITCOS_LAYOUT"},
-		{"AVX-512 VNNI, AMD, forced kernel", vnni(vendorAMD, buildAVX512, str("avx512_tq2")), nil, "native", "GGML_BITCOS_KERNEL forces"},
+		{"AVX-512 VNNI, AMD, forced kernel", vnni(vendorAMD, buildAVX512, str("avx512_tq2")), nil, "native", "--kernel forces"},
 		{"AVX-512 VNNI, Intel", vnni(vendorIntel, buildAVX512, nil), nil, "native", "default: avx512_tq2"},
 		{"AVX-512 VNNI, other vendor", vnni(vendorOther, buildAVX512, nil), nil, "native", "default: avx512_tq2"},
 		{"AVX2 build with VNNI flag, AMD", vnni(vendorAMD, buildAVX2, nil), nil, "tq2_0", "without AVX-512"},
@@ -380,9 +380,9 @@ func TestSelectLayout(t *testing.T) {
 		{"forced native on aarch64", kernel(buildARM, nil), str("native"), "native", "forced by GGML_BITCOS_LAYOUT"},
 		{"empty forced layout", kernel(buildAVX2, nil), str(""), "tq2_0", "default:"},
 		{"unknown forced layout", kernel(buildAVX512, nil), str("TQ2_0"), "native", "unknown GGML_BITCOS_LAYOUT ignored; default: avx512_tq2"},
-		{"forced kernel on AVX2", kernel(buildAVX2, str("avx2_clmul")), nil, "native", "GGML_BITCOS_KERNEL forces"},
-		{"forced scalar kernel", kernel(buildAVX512, str("tq2order")), nil, "native", "GGML_BITCOS_KERNEL forces"},
-		{"forced kernel not built", kernel(buildAVX2, str("avx512_tq2")), nil, "native", "GGML_BITCOS_KERNEL forces"},
+		{"forced kernel on AVX2", kernel(buildAVX2, str("avx2_clmul")), nil, "native", "--kernel forces"},
+		{"forced scalar kernel", kernel(buildAVX512, str("tq2order")), nil, "native", "--kernel forces"},
+		{"forced kernel not built", kernel(buildAVX2, str("avx512_tq2")), nil, "native", "--kernel forces"},
 		{"forced kernel and layout", kernel(buildAVX512, str("avx512_tq2")), str("tq2_0"), "tq2_0", "forced by GGML_BITCOS_LAYOUT"},
 		{"unknown forced kernel", kernel(buildAVX2, str("avx1024")), nil, "tq2_0", "default:"},
 	}

@@ -112,7 +112,7 @@ after a warm-up, min and max beside them.`,
 	f.DurationVar(&budget, "budget", advise.DefaultBudget, "time for all measurements (data generation not counted)")
 	f.Float64Var(&z, "z", 0, "zero density of the generated weights (default 0.42, or MODEL's)")
 	f.StringSliceVar(&shapes, "shape", nil, "matrix shape KxROWS, repeatable (default 2560x6912 and 6912x2560)")
-	f.StringVar(&kernel, "kernel", "", "force a BITCOS kernel, as GGML_BITCOS_KERNEL does")
+	f.StringVar(&kernel, "kernel", "", "force a BITCOS kernel in the measurement (llama.cpp runs the one its build compiles)")
 	f.StringVar(&bld, "build", advise.BuildNative, "the llama.cpp build to model: "+strings.Join(advise.Builds, ", "))
 	f.Int64Var(&bufferMiB, "buffer-mib", 0, "MiB of the read buffer and of the GEMV stack (default max(256, 8 x L3))")
 	completeValues(cmd, "build", advise.Builds...)

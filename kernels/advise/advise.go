@@ -41,7 +41,7 @@ type Options struct {
 	Shapes  []Shape       // nil: DefaultShapes
 	F32     bool          // a per-tensor f32 scale (an I2_S source) instead of fp16 per 256
 	Model   string        // named in the result when the shapes and z came from a model
-	Kernel  string        // force a kernel, as GGML_BITCOS_KERNEL does ("" = the default)
+	Kernel  string        // force a kernel ("" = the rule's); llama.cpp runs its build's
 	Build   string        // BuildNative (""), BuildAVX2, BuildBaseline
 	// Q2_0: the model's weights have fp16 scales per 64 (a Q2_0 source):
 	// measure their two CPU layouts too (Result.Q2_0), a quarter more time
@@ -220,7 +220,7 @@ func (s *session) noteSetting() {
 	if l3 := int64(cpuid.CPU.Cache.L3); l3 > 0 && min(o.ReadBytes, o.StackBytes) < 4*l3 {
 		res.Notes = append(res.Notes, fmt.Sprintf("the read buffer (%d MiB) or the GEMV stack (%d MiB of TQ2_0) is under 4x the L3 (%d MiB): part of it may come from cache", o.ReadBytes>>20, o.StackBytes>>20, l3>>20))
 	}
-	for _, env := range []string{"GGML_BITCOS_KERNEL", "GGML_BITCOS_LAYOUT"} {
+	for _, env := range []string{"GGML_BITCOS_LAYOUT"} {
 		if v, ok := os.LookupEnv(env); ok {
 			res.Notes = append(res.Notes, fmt.Sprintf("%s=%s is set: llama.cpp would follow it; advise shows the rule without it (--kernel forces a kernel here)", env, v))
 		}

@@ -335,8 +335,8 @@ func TestRunRejects(t *testing.T) {
 	}
 }
 
-// TestEveryKernel: every kernel advise can run here, forced as
-// GGML_BITCOS_KERNEL forces it, runs its wrapper on the right rows (the
+// TestEveryKernel: every kernel advise can run here, forced by --kernel,
+// runs its wrapper on the right rows (the
 // pre-timing check: bit for bit with the Go reference of its float order),
 // and the rule then keeps the native layout; on a CPU with AVX2, FMA and
 // AVX-512 all but neon_tq2 run.

@@ -81,19 +81,19 @@ static struct bitcos_choice bitcos_select_kernel(const struct bitcos_cpu_feature
                 continue;
             }
             if (bitcos_runs(f, k) || bitcos_kernel_fallback[k] == k) {
-                return bitcos_choose_forced(k, "forced by GGML_BITCOS_KERNEL");
+                return bitcos_choose_forced(k, "forced by --kernel");
             }
             if (k == BITCOS_KERNEL_AVX2_CLMUL && (f->built >> k & 1u)) {
                 return bitcos_choose_forced(BITCOS_KERNEL_TQ2ORDER, "forced avx2_clmul, but this CPU lacks PCLMULQDQ: its scalar fallback of the same order");
             }
             return bitcos_choose_forced(bitcos_kernel_fallback[k], "forced kernel not compiled in this build: its scalar fallback of the same order");
         }
-        unknown = "unknown GGML_BITCOS_KERNEL ignored; default: ";
+        unknown = "unknown --kernel ignored; default: ";
     }
 
     const int slow = bitcos_slow_pdep(f->vendor, f->family);
 #define BITCOS_PICK(k, why) \
-    return bitcos_choose(k, unknown ? "unknown GGML_BITCOS_KERNEL ignored; default: " why : "default: " why)
+    return bitcos_choose(k, unknown ? "unknown --kernel ignored; default: " why : "default: " why)
     if (bitcos_runs(f, BITCOS_KERNEL_AVX512_TQ2)) {
         BITCOS_PICK(BITCOS_KERNEL_AVX512_TQ2, "AVX-512 build, TQ2_0's x86 float order");
     }
@@ -156,7 +156,7 @@ struct bitcos_layout_choice bitcos_select_layout(const struct bitcos_choice * k,
 #define BITCOS_LAYOUT_PICK(l, why) \
     return bitcos_layout_choose(l, unknown ? "unknown GGML_BITCOS_LAYOUT ignored; " why : why)
     if (k->forced) {
-        BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_NATIVE, "GGML_BITCOS_KERNEL forces a BITCOS kernel");
+        BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_NATIVE, "--kernel forces a BITCOS kernel");
     }
     if (k->kernel == BITCOS_KERNEL_AVX512_TQ2 && k->tq2_0_vnni && k->vendor == BITCOS_VENDOR_AMD) {
         BITCOS_LAYOUT_PICK(BITCOS_LAYOUT_TQ2_0, "default: on AMD, TQ2_0 blocks with AVX-512 VNNI (tq2_0_vnni) run faster than avx512_tq2's decode");

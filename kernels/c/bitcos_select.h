@@ -1,9 +1,12 @@
-// Which BITCOS kernel runs, and why: the one place where the choice is made
-// (bitcos_select.c). llama.cpp's CPU backend (patch 0002, bitcos-cpu.c) fills
-// the features from cpuid, the bitcos_have_* of each kernel file and
-// bitcos_build_tq2_order (below, from the build's macros), and calls
-// bitcos_select; the Go tests (kernels/select_test.go) call the same function
-// through the cgo shim on every branch. Pure: no cpuid, no getenv, no state.
+// Which BITCOS kernel runs, and why, written as a rule (bitcos_select.c).
+// llama.cpp's core compiles the same choice for its build (arch/<isa>/quants.c,
+// by the BITCOS_*_SIMD macros of bitcos_tq2fast.h: this rule for a CPU whose
+// pdep is fast); its CPU extra buffer type (patch 0011, bitcos-layout.cpp)
+// fills the features from the bitcos_have_* of each kernel file,
+// bitcos_build_tq2_order (bitcos.h) and cpuid, and calls bitcos_select for the
+// layout rule below; advise measures the kernel it names; the Go tests
+// (kernels/select_test.go) call it through the cgo shim on every branch.
+// Pure: no cpuid, no getenv, no state.
 
 #pragma once
 
@@ -13,7 +16,7 @@
 extern "C" {
 #endif
 
-// The kernels, named as GGML_BITCOS_KERNEL spells them (bitcos_kernel_name):
+// The kernels, named as advise --kernel spells them (bitcos_kernel_name):
 // exactly the ones a default can choose (bitcos_select below), one scalar
 // kernel per float order and the SIMD kernels of TQ2_0's orders.
 enum bitcos_kernel {
@@ -56,7 +59,7 @@ struct bitcos_choice {
     int          order;  // enum bitcos_order
     const char * name;   // bitcos_kernel_name(kernel)
     const char * why;    // one line for the log (static storage)
-    int          forced; // GGML_BITCOS_KERNEL named this kernel (1), or it is the default (0)
+    int          forced; // forced names this kernel (1), or it is the default (0)
     int          vendor; // enum bitcos_vendor of the CPU it was chosen for
     int          tq2_0_vnni; // the features' tq2_0_vnni: converted weights get the VNNI one-column kernel
 };
@@ -67,7 +70,7 @@ struct bitcos_choice {
 // tables of bitcos_nopdep.c. Go twin: format.SlowPdep (tested to agree).
 int bitcos_slow_pdep(int vendor, int family);
 
-// The kernel for these features. forced (GGML_BITCOS_KERNEL, may be NULL)
+// The kernel for these features. forced (advise --kernel; may be NULL)
 // names a kernel to run instead of the default; a forced kernel this build
 // did not compile runs as its scalar fallback of the same order (generic,
 // tq2order, tq2order_arm), and an unknown name is ignored (why says so): so
@@ -115,7 +118,7 @@ struct bitcos_layout_choice {
 // forced (GGML_BITCOS_LAYOUT, may be NULL): "native" or "tq2_0".
 // First that applies:
 //   forced   GGML_BITCOS_LAYOUT names a layout (an unknown name is ignored)
-//   native   GGML_BITCOS_KERNEL forced a kernel (the user asked to run it)
+//   native   a kernel was forced (advise --kernel: the user asked to run it)
 //   tq2_0    the kernel is avx512_tq2, the CPU is AMD and the build has the
 //            VNNI kernel of TQ2_0 blocks (bitcos_tq2_0_vnni.c: 64 codes per
 //            vpdpbusd, half the time per weight of avx512_tq2's decode in

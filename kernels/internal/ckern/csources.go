@@ -10,4 +10,4 @@ package ckern
 //
 // rewrites it.
 //
-// kernels/c sha256: 435f67cd9064e9c405c176edb054079872310b0f4beadebf3f244112a8b32668
+// kernels/c sha256: f6a4ca4874c2e6b3b7648ef7c7ad83cbe0878ee0643de691b888af9d2c91f1b9

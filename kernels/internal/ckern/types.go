@@ -71,7 +71,7 @@ const (
 type Choice struct {
 	Kernel, Order int
 	Name, Why     string
-	Forced        bool // GGML_BITCOS_KERNEL named the kernel
+	Forced        bool // advise --kernel named the kernel
 	Vendor        int  // the CPU's vendor (enum bitcos_vendor), as bitcos_select recorded it
 	TQ2_0VNNI     bool // the build has bitcos_tq2_0_vnni.c's VNNI path (features' tq2_0_vnni)
 }
