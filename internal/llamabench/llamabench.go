@@ -186,7 +186,7 @@ func (o *Options) args(e Entry) []string {
 		tg = []string{"0"}
 	}
 	return []string{"-m", e.Model, "-t", strings.Join(ts, ","), "-p", strings.Join(pp, ","), "-n", strings.Join(tg, ","),
-		"-r", strconv.Itoa(o.Reps), "-o", "jsonl"}
+		"-r", strconv.Itoa(o.Reps), "-o", "json"} // json: ik_llama.cpp's llama-bench has no jsonl
 }
 
 // Measure runs o.Rounds rounds, each entry once per round, entry i of round
@@ -263,19 +263,30 @@ func Measure(o Options) (*Result, error) {
 	return res, nil
 }
 
-// parse reads llama-bench's JSONL: tokens per second by thread count and
-// test, and the CPU it names.
+// parse reads llama-bench's JSON (-o json: an array of results; JSONL, one
+// per line, is taken too): tokens per second by thread count and test, and
+// the CPU it names.
 func parse(out []byte) (map[key]float64, string, error) {
+	var xs []line
+	if t := bytes.TrimSpace(out); len(t) > 0 && t[0] == '[' {
+		if err := json.Unmarshal(t, &xs); err != nil {
+			return nil, "", fmt.Errorf("llama-bench output is not JSON (-o json): %v: %.200q", err, t)
+		}
+	} else {
+		for _, l := range bytes.Split(out, []byte("\n")) {
+			if len(bytes.TrimSpace(l)) == 0 {
+				continue
+			}
+			var x line
+			if err := json.Unmarshal(l, &x); err != nil {
+				return nil, "", fmt.Errorf("llama-bench output is not JSON (-o json) or JSONL: %v: %.200q", err, l)
+			}
+			xs = append(xs, x)
+		}
+	}
 	got := map[key]float64{}
 	cpu := ""
-	for _, l := range bytes.Split(out, []byte("\n")) {
-		if len(bytes.TrimSpace(l)) == 0 {
-			continue
-		}
-		var x line
-		if err := json.Unmarshal(l, &x); err != nil {
-			return nil, "", fmt.Errorf("llama-bench output is not JSONL (-o jsonl): %v: %.200q", err, l)
-		}
+	for _, x := range xs {
 		t := Test{Prompt: x.Prompt, Gen: x.Gen}
 		if x.Prompt > 0 && x.Gen > 0 || x.AvgTS <= 0 {
 			continue // a combined test (-pg) or a failed one

@@ -11,7 +11,8 @@ import (
 	"testing"
 )
 
-// fake answers as llama-bench -o jsonl would, every entry at a fixed speed
+// fake answers as llama-bench -o json would (-o jsonl with jsonl set: both
+// are read), every entry at a fixed speed
 // per test (speed[label] tokens/s at one thread, twice that at two), each
 // round r slower by r%2 * 10% for every entry alike (a noisy machine), and
 // records what it was asked.
@@ -21,6 +22,7 @@ type fake struct {
 	args  [][]string
 	fail  string // a label whose run fails
 	round map[string]int
+	jsonl bool // answer one object per line
 }
 
 func (f *fake) run(e Entry, args []string) ([]byte, error) {
@@ -31,7 +33,7 @@ func (f *fake) run(e Entry, args []string) ([]byte, error) {
 	}
 	r := f.round[e.Label]
 	f.round[e.Label]++
-	var b bytes.Buffer
+	var xs []line
 	get := func(flag string) []string {
 		i := slices.Index(args, flag)
 		return strings.Split(args[i+1], ",")
@@ -51,16 +53,31 @@ func (f *fake) run(e Entry, args []string) ([]byte, error) {
 					if x.Prompt > 0 {
 						x.AvgTS *= 10
 					}
-					json.NewEncoder(&b).Encode(x)
+					xs = append(xs, x)
 				}
 			}
 		}
 	}
+	if !f.jsonl {
+		return json.MarshalIndent(xs, "", "    ")
+	}
+	var b bytes.Buffer
+	for _, x := range xs {
+		json.NewEncoder(&b).Encode(x)
+	}
 	return b.Bytes(), nil
 }
 
+// TestMeasure: llama-bench's -o json (upstream and ik_llama.cpp) and JSONL
+// (-o jsonl, upstream only) give the same result.
 func TestMeasure(t *testing.T) {
-	f := &fake{speed: map[string]float64{"tq2_0": 10, "bitcos": 15, "iq2_bn": 12, "i2_s": 6}, round: map[string]int{}}
+	for _, jsonl := range []bool{false, true} {
+		t.Run(fmt.Sprintf("jsonl=%v", jsonl), func(t *testing.T) { testMeasure(t, jsonl) })
+	}
+}
+
+func testMeasure(t *testing.T, jsonl bool) {
+	f := &fake{speed: map[string]float64{"tq2_0": 10, "bitcos": 15, "iq2_bn": 12, "i2_s": 6}, round: map[string]int{}, jsonl: jsonl}
 	o := Options{
 		Entries: []Entry{{Label: "tq2_0", Model: "a.gguf"}, {Label: "bitcos", Model: "b.gguf", Env: []string{"X=1"}},
 			{Label: "iq2_bn", Model: "c.gguf", Peer: true}, {Label: "i2_s", Model: "d.gguf", Peer: true}},
@@ -75,7 +92,7 @@ func TestMeasure(t *testing.T) {
 	if !slices.Equal(f.calls, want) || !slices.Equal(r.Order, want) {
 		t.Errorf("order %v, want %v", f.calls, want)
 	}
-	if got := strings.Join(f.args[0], " "); got != "-m a.gguf -t 1,2 -p 128,512 -n 64 -r 2 -o jsonl" {
+	if got := strings.Join(f.args[0], " "); got != "-m a.gguf -t 1,2 -p 128,512 -n 64 -r 2 -o json" {
 		t.Errorf("args %q", got)
 	}
 	if r.CPU != "Test CPU 9000" || r.Base != "tq2_0" || len(r.Rows) != 6 {
@@ -116,7 +133,10 @@ func TestMeasureErrors(t *testing.T) {
 		{"twice", func(o *Options) { o.Entries[1].Label = "a" }, "given twice"},
 		{"base unknown", func(o *Options) { o.Base = "c" }, "none of the entries"},
 		{"run fails", func(o *Options) { o.Run = (&fake{fail: "a"}).run }, "a: exit status 1"},
-		{"not jsonl", func(o *Options) { o.Run = func(Entry, []string) ([]byte, error) { return []byte("| model |"), nil } }, "not JSONL"},
+		{"not json", func(o *Options) { o.Run = func(Entry, []string) ([]byte, error) { return []byte("| model |"), nil } }, "not JSON"},
+		{"broken json array", func(o *Options) {
+			o.Run = func(Entry, []string) ([]byte, error) { return []byte("[{\"n_threads\": 1,"), nil }
+		}, "not JSON (-o json)"},
 		{"empty", func(o *Options) { o.Run = func(Entry, []string) ([]byte, error) { return nil, nil } }, "no results"},
 		{"missing test", func(o *Options) {
 			o.Run = func(Entry, []string) ([]byte, error) { return []byte(`{"n_threads":1,"n_gen":32,"avg_ts":3}`), nil }
