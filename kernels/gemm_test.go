@@ -11,9 +11,11 @@ import (
 	"github.com/klauspost/cpuid/v2"
 )
 
-// The panel layout of c/bitcos_gemm.h.
+// The panel layout of c/bitcos_gemm.h, and the rows of one bitcos_gemm_q8_K
+// call (BITCOS_GEMM_MAX_ROWS: two panels).
 const (
 	gemmRows       = 4
+	gemmMaxRows    = 8
 	gemmBlockBytes = 1152
 )
 
@@ -78,37 +80,42 @@ func gemmBuilds() []gemmBuild {
 }
 
 // wantPanels is the panel layout of c/bitcos_gemm.h built from the planes:
-// rows in panels of prows, codes t+1 (1 and scale 0 for padding rows).
+// rows in groups of prows, each group in panels of up to gemmRows rows (a
+// group of more than 4 rows fills two), codes t+1 (1 and scale 0 for
+// padding rows); the panels in the order the driver decodes them.
 func wantPanels(m *testRows, prows int) []byte {
 	nb := m.k / QK_K
 	psize := nb * gemmBlockBytes
-	np := (m.rows + prows - 1) / prows
-	out := make([]byte, np*psize)
-	for p := range np {
-		panel := out[p*psize : (p+1)*psize]
-		for i := range gemmRows {
-			r := p*prows + i
-			real := i < prows && r < m.rows
-			for b := range nb {
-				blk := panel[b*gemmBlockBytes:]
-				for e := range QK_K {
-					c := byte(1)
+	var out []byte
+	for r0 := 0; r0 < m.rows; r0 += prows {
+		nr := min(prows, m.rows-r0)
+		for i0 := 0; i0 < nr; i0 += gemmRows {
+			panel := make([]byte, psize)
+			for i := range gemmRows {
+				r := r0 + i0 + i
+				real := i0+i < nr
+				for b := range nb {
+					blk := panel[b*gemmBlockBytes:]
+					for e := range QK_K {
+						c := byte(1)
+						if real {
+							c = byte(int(m.p.Value(r, b*QK_K+e)) + 1)
+						}
+						blk[512*(i/2)+64*(e/32)+32*(i%2)+e%32] = c
+					}
+					var d float32
 					if real {
-						c = byte(int(m.p.Value(r, b*QK_K+e)) + 1)
+						d = m.d32
+						if m.d16 != nil {
+							d = f16(m.d16[r*nb+b])
+						}
 					}
-					blk[512*(i/2)+64*(e/32)+32*(i%2)+e%32] = c
-				}
-				var d float32
-				if real {
-					d = m.d32
-					if m.d16 != nil {
-						d = f16(m.d16[r*nb+b])
+					for l := range 8 {
+						binary.LittleEndian.PutUint32(blk[1024+64*(i/2)+32*(i%2)+4*l:], math.Float32bits(d))
 					}
-				}
-				for l := range 8 {
-					binary.LittleEndian.PutUint32(blk[1024+64*(i/2)+32*(i%2)+4*l:], math.Float32bits(d))
 				}
 			}
+			out = append(out, panel...)
 		}
 	}
 	return out
@@ -118,7 +125,8 @@ func wantPanels(m *testRows, prows int) []byte {
 // decodes) returns, for every row and column, the float32 bits of
 // VecDotQ8KTQ2Order (TQ2_0's x86 float order), and decodes panels byte for
 // byte as the layout says; over row lengths 256..6912 (K = 6912: K-slabs of
-// 10, 10 and 7 blocks), panels of 1..4 rows with row counts that leave
+// 10, 10 and 7 blocks), 1..8 rows per call (one panel or two: the AVX-512
+// path's tiles of 1..4 row pairs across both) with row counts that leave
 // partial panels (the AVX2 path's 2-row and 4-row tiles), 1..17 and 70
 // columns (tails of 1, 2 and 3 past the AVX-512 path's 4-column tiles, of 1
 // and 2 past the AVX2 path's 3-column tiles; two column groups), rows of
@@ -178,12 +186,12 @@ func TestGemmMatchesTQ2Order(t *testing.T) {
 				for j := range ncols {
 					ys = append(ys, randomActivations(rng, k, raw != (j%3 == 2))...)
 				}
-				for prows := 1; prows <= gemmRows; prows++ {
+				for prows := 1; prows <= gemmMaxRows; prows++ {
 					for _, nc := range []int{1, 2, 3, 4, 5, 7, 17} {
 						check(fmtShape(k, perTensor, raw), m, prows, nc, ys)
 					}
 				}
-				check(fmtShape(k, perTensor, raw), m, gemmRows, ncols, ys)
+				check(fmtShape(k, perTensor, raw), m, gemmMaxRows, ncols, ys)
 			}
 		}
 	}
@@ -197,7 +205,7 @@ func TestGemmMatchesTQ2Order(t *testing.T) {
 	for j := range 6 {
 		ys = append(ys, randomActivations(rng, m.k, j%2 == 0)...)
 	}
-	check("wide", m, gemmRows, 6, ys)
+	check("wide", m, gemmMaxRows, 6, ys)
 	t.Logf("outputs checked bit-exact per build: %v", checked)
 }
 

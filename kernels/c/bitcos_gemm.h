@@ -22,7 +22,8 @@
 // Paths (bitcos_gemm_isa says which one this translation unit compiled; the
 // panel layout is the same in all of them):
 //   AVX-512 F+BW (+BMI2, FMA): codes from k-masks; vpdpbusd with
-//     AVX512-VNNI, else vpmaddubsw + vpaddw into 16-bit lanes; 4x4 tiles.
+//     AVX512-VNNI, else vpmaddubsw + vpaddw into 16-bit lanes; tiles of
+//     two panels' 4 row pairs x 4 columns.
 //   AVX2 (+FMA; BMI2 for the pdep decode): codes by byte spreads
 //     (bitcos_tq2_step.h); vpdpbusd ymm with AVX-VNNI, else vpmaddubsw +
 //     vpaddw; tiles of the panel's 4 rows (2 for panels of 1-2 rows) x 3
@@ -39,6 +40,8 @@ extern "C" {
 #endif
 
 #define BITCOS_GEMM_ROWS 4
+// rows of one bitcos_gemm_q8_K call: two panels, one right after the other
+#define BITCOS_GEMM_MAX_ROWS (2 * BITCOS_GEMM_ROWS)
 #define BITCOS_GEMM_COLS 4 // the AVX-512 tile's columns
 #define BITCOS_GEMM_BLOCK_BYTES 1152
 // bytes of a panel of rows of n weights (n a multiple of 256)
@@ -77,8 +80,12 @@ void bitcos_gemm_panel_nopdep(int n, void * panel, int nr, const uint8_t * const
 // (bitcos_row_to_tq2_0 of it); reads nothing past the rows' blocks.
 void bitcos_gemm_panel_tq2_0(int n, void * panel, int nr, const void * const * rows, int f32);
 
-// s[j][i] = row i of the panel times column y[j] (block_q8_K, n weights), for
-// i < nr and j < nc (any nc >= 1).
+// s[j][i] = row i of the panels times column y[j] (block_q8_K, n weights),
+// for i < nr (1 <= nr <= BITCOS_GEMM_MAX_ROWS) and j < nc (any nc >= 1):
+// rows 0..3 in the panel at panel, rows 4..7 (when nr > 4) in the panel at
+// panel + BITCOS_GEMM_PANEL_SIZE(n), each decoded by a bitcos_gemm_panel*
+// call. The AVX-512 path multiplies both panels in one tile (8 rows x 4
+// columns); the others one panel after the other.
 void bitcos_gemm_q8_K(int n, int nr, int nc, const void * panel, const void * const * y, float * const * s);
 
 #ifdef __cplusplus

@@ -13,7 +13,7 @@
 // columns, ggml's chunk of a BITCOS batch (patch 0012). Modes:
 //   tq2_0   tq2_vec_dot_q8_K_avx2 per (row, column), columns in blocks of 16
 //           (ggml's mul_mat blocking), rows inner;
-//   gemm    bitcos_gemm_panel + bitcos_gemm_q8_K per 4 rows (decode included);
+//   gemm    bitcos_gemm_panel (twice) + bitcos_gemm_q8_K per 8 rows (decode included);
 //   tiles   bitcos_gemm_q8_K on panels decoded beforehand;
 //   decode  bitcos_gemm_panel alone.
 // Reported: the minimum over repetitions of TSC ticks per (row, column,
@@ -103,10 +103,12 @@ static void make(work * w, int K, double z) {
             }
         }
     }
+    // the panels back to back: bitcos_gemm_q8_K takes two at a time
+    uint8_t * all = aligned_alloc(64, ROWS / 4 * BITCOS_GEMM_PANEL_SIZE(K));
     for (int p = 0; p < ROWS / 4; ++p) {
-        w->panels[p] = aligned_alloc(64, BITCOS_GEMM_PANEL_SIZE(K));
+        w->panels[p] = all + (size_t) p * BITCOS_GEMM_PANEL_SIZE(K);
     }
-    w->panel = aligned_alloc(64, BITCOS_GEMM_PANEL_SIZE(K));
+    w->panel = aligned_alloc(64, 2 * BITCOS_GEMM_PANEL_SIZE(K));
 }
 
 static void decode(work * w, int p, uint8_t * panel) {
@@ -116,14 +118,15 @@ static void decode(work * w, int p, uint8_t * panel) {
     bitcos_gemm_panel(w->K, panel, 4, bm, sg, d, 0.0f);
 }
 
-static void multiply(work * w, int p, const uint8_t * panel) {
+// rows 8q..8q+7: panels 2q and 2q+1, back to back at panel
+static void multiply(work * w, int q, const uint8_t * panel) {
     const void * ys[COLS];
     float * s[COLS];
     for (int j = 0; j < COLS; ++j) {
         ys[j] = w->y[j];
-        s[j] = w->out[j] + 4*p;
+        s[j] = w->out[j] + 8*q;
     }
-    bitcos_gemm_q8_K(w->K, 4, COLS, panel, ys, s);
+    bitcos_gemm_q8_K(w->K, 8, COLS, panel, ys, s);
 }
 
 enum { TQ2_0, GEMM, TILES, DECODE };
@@ -140,14 +143,15 @@ static void run(work * w, int mode) {
         }
         break;
     case GEMM:
-        for (int p = 0; p < ROWS / 4; ++p) {
-            decode(w, p, w->panel);
-            multiply(w, p, w->panel);
+        for (int q = 0; q < ROWS / 8; ++q) {
+            decode(w, 2*q, w->panel);
+            decode(w, 2*q + 1, w->panel + BITCOS_GEMM_PANEL_SIZE(w->K));
+            multiply(w, q, w->panel);
         }
         break;
     case TILES:
-        for (int p = 0; p < ROWS / 4; ++p) {
-            multiply(w, p, w->panels[p]);
+        for (int q = 0; q < ROWS / 8; ++q) {
+            multiply(w, q, w->panels[2*q]);
         }
         break;
     case DECODE:

@@ -52,28 +52,36 @@ static inline void ckern_gemm_decode(const struct ckern_gemm_rows * w, int k, vo
     w->pf(k, panel, nr, bm, sg, w->d16 ? dd : NULL, w->d32);
 }
 
-// rows rows of k weights (w) in panels of prows rows (the last may have
-// fewer), times ncols columns (column j: k/256 block_q8_K at ys +
-// j*(k/256)*292): out[j*rows + r], ggml's dst layout. panels, when not NULL,
-// receives every panel's bytes (ceil(rows/prows) * BITCOS_GEMM_PANEL_SIZE(k));
-// each panel buffer is filled with 0xee before the decode, so a byte the
-// decode does not write shows.
+// rows rows of k weights (w) in groups of prows rows (1..8; the last group
+// may have fewer), each decoded into one panel of up to 4 rows or, past 4,
+// two panels back to back (rows 4.. in the second), times ncols columns
+// (column j: k/256 block_q8_K at ys + j*(k/256)*292): out[j*rows + r],
+// ggml's dst layout. panels, when not NULL, receives every decoded panel's
+// bytes in order (BITCOS_GEMM_PANEL_SIZE(k) each; a group of more than 4
+// rows decodes two); each panel buffer is filled with 0xee before the
+// decode, so a byte the decode does not write shows.
 static inline void ckern_gemm_drive_rows(const struct ckern_gemm_rows * w, ckern_gemm_fn gf, int k, int rows, int prows,
                                          int ncols, const void * ys, float * out, uint8_t * panels) {
     const size_t psize = BITCOS_GEMM_PANEL_SIZE(k);
     const size_t colsize = (size_t) (k / 256) * 292;
-    void * panel = aligned_alloc(64, psize);
+    uint8_t * panel = aligned_alloc(64, 2 * psize);
     const void ** y = malloc(sizeof(void *) * (size_t) ncols);
     float ** s = malloc(sizeof(float *) * (size_t) ncols);
     for (int j = 0; j < ncols; ++j) {
         y[j] = (const uint8_t *) ys + (size_t) j * colsize;
     }
-    for (int r0 = 0, p = 0; r0 < rows; r0 += prows, ++p) {
+    size_t captured = 0;
+    for (int r0 = 0; r0 < rows; r0 += prows) {
         const int nr = rows - r0 < prows ? rows - r0 : prows;
-        memset(panel, 0xee, psize);
-        ckern_gemm_decode(w, k, panel, r0, nr);
-        if (panels) {
-            memcpy(panels + (size_t) p * psize, panel, psize);
+        memset(panel, 0xee, 2 * psize);
+        for (int i0 = 0; i0 < nr; i0 += BITCOS_GEMM_ROWS) {
+            const int nri = nr - i0 < BITCOS_GEMM_ROWS ? nr - i0 : BITCOS_GEMM_ROWS;
+            uint8_t * pi = panel + (size_t) (i0 / BITCOS_GEMM_ROWS) * psize;
+            ckern_gemm_decode(w, k, pi, r0 + i0, nri);
+            if (panels) {
+                memcpy(panels + captured, pi, psize);
+                captured += psize;
+            }
         }
         for (int j = 0; j < ncols; ++j) {
             s[j] = out + (size_t) j * (size_t) rows + r0;

@@ -10,4 +10,4 @@ package ckern512
 //
 // rewrites it.
 //
-// kernels/c sha256: f6a4ca4874c2e6b3b7648ef7c7ad83cbe0878ee0643de691b888af9d2c91f1b9
+// kernels/c sha256: 5dbbb18dbffd3a189ff4ba43c505472c38ee70ef7ccf3fba66cc5a503cf776ec
