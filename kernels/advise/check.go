@@ -20,37 +20,49 @@ func check(k kernel, m *matrix, y act) error {
 	out := make([]float32, rows)
 	k.run(m, 0, rows, y.ptr, out)
 	for r := range rows {
-		bm := m.bitmap[r*m.K/8 : (r+1)*m.K/8]
-		sg := m.signs[m.off[r]:]
-		var d16 []uint16
-		d32 := m.d32
-		if k.TQ2 && !k.F32 {
-			d16, d32 = m.tqd16[r*m.K/256:(r+1)*m.K/256], 0
-		} else if m.d16 != nil {
-			d16 = m.d16[r*m.K/256 : (r+1)*m.K/256]
+		if err := compare(k.Name, k.order, k.TQ2 && !k.F32, m, r, y.y, out[r]); err != nil {
+			return err
 		}
-		var want float32
-		switch k.order {
-		case orderExact, orderNone:
-			want = kernels.VecDotQ8K(bm, sg, d16, d32, y.y)
-		case orderTQ2X86:
-			want = kernels.VecDotQ8KTQ2Order(bm, sg, d16, d32, y.y)
-		case orderTQ2ARM:
-			want = kernels.VecDotQ8KTQ2ARMOrder(bm, sg, d16, d32, y.y)
-		default:
-			return fmt.Errorf("%s: unknown float order %d", k.Name, k.order)
+	}
+	return nil
+}
+
+// compare checks got, what kernel name computed for row r of m times
+// column y, against the Go reference of float order order, bit for bit, or
+// within a bound of the exact sums for orderNone: on m's BITCOS rows with
+// their scales, or, with tq2Scales, with the TQ2_0 blocks' fp16 scales (a
+// kernel of TQ2_0 blocks; f32 blocks carry the BITCOS rows' d32).
+func compare(name string, order int, tq2Scales bool, m *matrix, r int, y []kernels.BlockQ8K, got float32) error {
+	bm := m.bitmap[r*m.K/8 : (r+1)*m.K/8]
+	sg := m.signs[m.off[r]:]
+	var d16 []uint16
+	d32 := m.d32
+	if tq2Scales {
+		d16, d32 = m.tqd16[r*m.K/256:(r+1)*m.K/256], 0
+	} else if m.d16 != nil {
+		d16 = m.d16[r*m.K/256 : (r+1)*m.K/256]
+	}
+	var want float32
+	switch order {
+	case orderExact, orderNone:
+		want = kernels.VecDotQ8K(bm, sg, d16, d32, y)
+	case orderTQ2X86:
+		want = kernels.VecDotQ8KTQ2Order(bm, sg, d16, d32, y)
+	case orderTQ2ARM:
+		want = kernels.VecDotQ8KTQ2ARMOrder(bm, sg, d16, d32, y)
+	default:
+		return fmt.Errorf("%s: unknown float order %d", name, order)
+	}
+	if order == orderNone {
+		bound := 0.0
+		for b := range m.K / 256 {
+			bound += math.Abs(float64(y[b].D)) * 256 * 127 * 0.016 // |scale| < 2^-6
 		}
-		if k.order == orderNone {
-			bound := 0.0
-			for b := range m.K / 256 {
-				bound += math.Abs(float64(y.y[b].D)) * 256 * 127 * 0.016 // |scale| < 2^-6
-			}
-			if math.Abs(float64(out[r])-float64(want)) > 1e-5*bound {
-				return fmt.Errorf("%s row %d of %v: %g, reference %g", k.Name, r, m.Shape, out[r], want)
-			}
-		} else if math.Float32bits(out[r]) != math.Float32bits(want) {
-			return fmt.Errorf("%s row %d of %v: %g, reference %g (not bit-identical)", k.Name, r, m.Shape, out[r], want)
+		if math.Abs(float64(got)-float64(want)) > 1e-5*bound {
+			return fmt.Errorf("%s row %d of %v: %g, reference %g", name, r, m.Shape, got, want)
 		}
+	} else if math.Float32bits(got) != math.Float32bits(want) {
+		return fmt.Errorf("%s row %d of %v: %g, reference %g (not bit-identical)", name, r, m.Shape, got, want)
 	}
 	return nil
 }
