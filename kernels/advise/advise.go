@@ -119,13 +119,18 @@ func Run(o Options) (*Result, error) {
 	}
 
 	// The budget: a fifth for the read bandwidth, a sixth for the compute
-	// terms, the rest for the GEMVs; each split evenly.
+	// terms, an eighth for the batches, the rest for the GEMVs; each split
+	// evenly.
 	readSlice := o.Budget / 5 / time.Duration(len(o.Threads))
 	computeSlice := o.Budget / 6 / time.Duration(len(s.ks)*len(s.acts)*len(o.Threads))
-	gemvSlice := (o.Budget - o.Budget/5 - o.Budget/6) / time.Duration(len(o.Threads))
+	batchSlice := o.Budget / 8 / time.Duration(len(o.Threads))
+	gemvSlice := (o.Budget - o.Budget/5 - o.Budget/6 - o.Budget/8) / time.Duration(len(o.Threads))
 
 	reads := s.measureReads(readSlice)
 	if err := s.measureComputes(computeSlice); err != nil {
+		return nil, err
+	}
+	if s.res.Batched, err = s.measureBatched(f, batchSlice); err != nil {
 		return nil, err
 	}
 	stack, maxRows := s.buildStack()

@@ -25,6 +25,11 @@ type Result struct {
 	Kernels []KernelResult `json:"kernels"`
 	Threads []ThreadResult `json:"threads"`
 
+	// Batched: the batched kernel (prompt processing, bitcos_gemm.c) of
+	// each layout against the TQ2_0 file's kernel run per (row, column),
+	// with the data in cache.
+	Batched *BatchedResult `json:"batched,omitempty"`
+
 	// Q2_0: with Options.Q2_0, the two CPU layouts of weights with scales
 	// per 64 (a Q2_0 source's), which the kernels above do not run.
 	Q2_0 *Q2_0Result `json:"q2_0_sources,omitempty"`
@@ -143,4 +148,50 @@ type Measured struct {
 	NativeVsFile Summary `json:"native_vs_file"`
 	TQ2VsFile    Summary `json:"tq2_0_vs_file"`
 	Verdict      Verdict `json:"verdict"`
+}
+
+// BatchedResult is the measurement of batches (prompt processing): Columns
+// activation columns times the rows of each distinct K of the model (Shapes,
+// in cache), the native layout through bitcos_gemm.c's panels decoded from
+// the BITCOS planes, the tq2_0 layout through its panels decoded from the
+// TQ2_0 blocks made at load (f32 blocks for a per-tensor f32 scale), both
+// in panels of PanelRows rows, and the TQ2_0 file through ggml's TQ2_0
+// kernel once per (row, column), as ggml's mul_mat runs it. Where the
+// llama.cpp build modelled runs no batched kernel, NotRun says so and
+// nothing is measured.
+type BatchedResult struct {
+	Columns   int    `json:"columns"`    // BatchColumns: one call of bitcos_gemm_q8_K in patch 0012
+	PanelRows int    `json:"panel_rows"` // BITCOS_GEMM_ROWS
+	Gemm      string `json:"gemm_build"` // the path of the bitcos_gemm.c build measured (bitcos_gemm_isa); empty with NotRun
+	// NotRun: why nothing was measured (the llama.cpp build modelled runs
+	// no batched kernel here); empty when measured.
+	NotRun       string           `json:"not_run,omitempty"`
+	NativeKernel string           `json:"native_kernel"`     // what the native layout's batches run
+	TQ2Kernel    string           `json:"tq2_0_kernel"`      // the tq2_0 layout's
+	FileKernel   string           `json:"tq2_0_file_kernel"` // the TQ2_0 file's
+	Shapes       []Shape          `json:"shapes"`            // one matrix per distinct K: K x rows
+	Threads      []BatchedThreads `json:"threads"`
+}
+
+// BatchedThreads is the batches at one thread count, every thread running
+// each batch at once (as the compute terms): the three alternated round by
+// round, each figure in ns per 32 weights per column per thread (a (row,
+// column) pair of 32 weights), the Ks weighted by the model's shapes.
+type BatchedThreads struct {
+	Threads    int     `json:"threads"`
+	NativeNs32 Summary `json:"native_ns_per_32"`
+	TQ2Ns32    Summary `json:"tq2_0_ns_per_32"`
+	FileNs32   Summary `json:"tq2_0_file_ns_per_32"`
+	// NativeVsFile and TQ2VsFile: per round, the TQ2_0 file's time over each
+	// layout's (above 1: faster than stock llama.cpp on the TQ2_0 file).
+	NativeVsFile Summary `json:"native_vs_file"`
+	TQ2VsFile    Summary `json:"tq2_0_vs_file"`
+	// Ratios: per round, the tq2_0 layout's time over the native layout's
+	// (the verdict's).
+	Ratios  []float64 `json:"ratios"`
+	Verdict Verdict   `json:"verdict"`
+	// RuleLayout: the rule's layout (one layout per weight, for single
+	// columns and batches alike); Agrees: it is the measured winner.
+	RuleLayout string `json:"rule_layout"`
+	Agrees     bool   `json:"agrees"`
 }
