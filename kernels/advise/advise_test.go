@@ -252,7 +252,7 @@ func TestJSONShape(t *testing.T) {
 		"measured", "ratios", "verdict", "winner", "agrees", "rule_layout", "ns_per_32", "median", "min", "zero_density", "shapes", "roofline",
 		"tq2_0_vnni", "roles", "tq2_0_file_ms", "tq2_0_file_ns_per_32", "tq2_0_file_bound", "native_vs_file", "tq2_0_vs_file",
 		"bitcos_ms", "tq2_0_ms", "bitcos_ns_per_32", "tq2_0_ns_per_32", "bitcos_bound", "tq2_0_bound", "ratio",
-		"batched", "columns", "panel_rows", "gemm_build", "native_kernel", "tq2_0_kernel", "tq2_0_file_kernel", "native_ns_per_32"} {
+		"batched", "columns", "panel_rows", "group_rows", "gemm_build", "native_kernel", "tq2_0_kernel", "tq2_0_file_kernel", "native_ns_per_32"} {
 		if !keys[k] {
 			t.Errorf("no key %q in %s", k, raw)
 		}

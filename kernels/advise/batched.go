@@ -16,11 +16,11 @@ import (
 
 // Batches (prompt processing). Patch 0012 multiplies a batch of columns
 // with the batched kernel of kernels/c/bitcos_gemm.c in both CPU layouts:
-// panels of BITCOS_GEMM_ROWS rows decoded once (bitcos_gemm_panel from the
-// BITCOS planes in the native layout, bitcos_gemm_panel_tq2_0 from the TQ2_0
-// blocks made at load in the tq2_0 layout, f32 blocks with patch 0013), then
-// multiplied with up to 64 Q8_K columns per call of bitcos_gemm_q8_K
-// (bitcos_gemm_cols). Stock llama.cpp runs the TQ2_0 file's batches through
+// groups of BITCOS_GEMM_MAX_ROWS rows decoded once into two panels of
+// BITCOS_GEMM_ROWS (bitcos_gemm_panel from the BITCOS planes in the native
+// layout, bitcos_gemm_panel_tq2_0 from the TQ2_0 blocks made at load in the
+// tq2_0 layout, f32 blocks with patch 0013), then multiplied with up to 64
+// Q8_K columns per call of bitcos_gemm_q8_K (bitcos_gemm_cols). Stock llama.cpp runs the TQ2_0 file's batches through
 // ggml's mul_mat, TQ2_0's vec_dot once per (row, column). measureBatched
 // times the three with their data in cache, per thread count as the compute
 // terms are (each thread its own loop over the same matrix), alternated
@@ -31,15 +31,19 @@ import (
 // NC), ggml's chunk of a BITCOS batch.
 const BatchColumns = 64
 
-// gemmPanelRows is the rows per panel (BITCOS_GEMM_ROWS), the prows advise
-// passes the gemm driver as patch 0012 decodes them.
-const gemmPanelRows = 4
+// The rows per panel (BITCOS_GEMM_ROWS) and per call of bitcos_gemm_q8_K
+// (BITCOS_GEMM_MAX_ROWS: two panels back to back), the prows advise passes
+// the gemm driver as patch 0012 groups them.
+const (
+	gemmPanelRows = 4
+	gemmGroupRows = 8
+)
 
 // batchRows is the row count of the batched measurement's matrix of rows of
 // k weights: cacheRows (about 128 KiB of TQ2_0, in L2 with the columns
-// beside it) rounded up to whole panels.
+// beside it) rounded up to whole groups.
 func batchRows(k int) int {
-	return (cacheRows(k) + gemmPanelRows - 1) / gemmPanelRows * gemmPanelRows
+	return (cacheRows(k) + gemmGroupRows - 1) / gemmGroupRows * gemmGroupRows
 }
 
 // cols is n Q8_K activation columns of k values each, one after another
@@ -173,14 +177,14 @@ func batchKernels(g gemmBuild, f ckern.Features, file kernel, f32 bool) []batchK
 	return []batchKernel{
 		{Name: panel + " + bitcos_gemm_q8_K (" + g.Name + ")", order: orderTQ2X86,
 			run: func(m *matrix, c cols, out []float32) {
-				g.bitcos(nopdep, m.K, m.Rows, gemmPanelRows, m.bitmap, m.signs, m.off, m.d16, m.d32, c.n, c.ptr(0), out, nil)
+				g.bitcos(nopdep, m.K, m.Rows, gemmGroupRows, m.bitmap, m.signs, m.off, m.d16, m.d32, c.n, c.ptr(0), out, nil)
 			}},
 		{Name: "bitcos_gemm_panel_tq2_0 (" + blocks + ") + bitcos_gemm_q8_K (" + g.Name + ")", tq2Scales: !f32, order: orderTQ2X86,
 			run: func(m *matrix, c cols, out []float32) {
 				if f32 {
-					g.tq2(m.K, m.Rows, gemmPanelRows, m.tq2f32, true, c.n, c.ptr(0), out, nil)
+					g.tq2(m.K, m.Rows, gemmGroupRows, m.tq2f32, true, c.n, c.ptr(0), out, nil)
 				} else {
-					g.tq2(m.K, m.Rows, gemmPanelRows, m.tq2, false, c.n, c.ptr(0), out, nil)
+					g.tq2(m.K, m.Rows, gemmGroupRows, m.tq2, false, c.n, c.ptr(0), out, nil)
 				}
 			}},
 		{Name: file.Name + " per (row, column) (" + file.Build + ")", tq2Scales: true, order: file.order,
@@ -260,7 +264,7 @@ type batchPart struct {
 // shapes' weights.
 func (s *session) measureBatched(f ckern.Features, slice time.Duration) (*BatchedResult, error) {
 	o := s.o
-	res := &BatchedResult{Columns: BatchColumns, PanelRows: gemmPanelRows}
+	res := &BatchedResult{Columns: BatchColumns, PanelRows: gemmPanelRows, GroupRows: gemmGroupRows}
 	g, why := pickGemm(o.Build, f)
 	if why != "" {
 		res.NotRun = why

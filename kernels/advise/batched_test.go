@@ -15,12 +15,12 @@ import (
 
 // checkBatchedResult checks r.Batched of a run with options o against
 // itself: the build of bitcos_gemm.c pickGemm names, or why none, one
-// matrix per distinct K in whole panels, every thread count with its
+// matrix per distinct K in whole groups of two panels, every thread count with its
 // rounds, ratios and verdict (no timing is asserted).
 func checkBatchedResult(t *testing.T, r *Result, o Options) {
 	t.Helper()
 	b := r.Batched
-	if b == nil || b.Columns != BatchColumns || b.PanelRows != 4 {
+	if b == nil || b.Columns != BatchColumns || b.PanelRows != 4 || b.GroupRows != 8 {
 		t.Fatalf("batched %+v", b)
 	}
 	f, err := Features(o.Build)
@@ -47,8 +47,8 @@ func checkBatchedResult(t *testing.T, r *Result, o Options) {
 		t.Errorf("batched shapes %v, want %v", b.Shapes, want)
 	}
 	for _, s := range b.Shapes {
-		if s.Rows%4 != 0 || s.Rows < cacheRows(s.K) {
-			t.Errorf("batched %v: not whole panels of at least cacheRows", s)
+		if s.Rows%8 != 0 || s.Rows < cacheRows(s.K) {
+			t.Errorf("batched %v: not whole groups of 8 rows, at least cacheRows", s)
 		}
 	}
 	if !strings.Contains(b.NativeKernel, "bitcos_gemm_panel") || !strings.Contains(b.TQ2Kernel, "bitcos_gemm_panel_tq2_0") ||

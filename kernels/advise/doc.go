@@ -23,9 +23,10 @@
 //     a few hundred distinct rows, about 128 KiB, again and again), per
 //     thread count with that many threads running it: the compute term;
 //   - batches (prompt processing, batched.go): per distinct K, a matrix of
-//     a few hundred rows in whole panels of 4 (cacheRows rounded up) times
-//     64 Q8_K columns (one call of bitcos_gemm_q8_K in patch 0012), all in
-//     cache: the native layout through kernels/c/bitcos_gemm.c with panels
+//     a few hundred rows (cacheRows rounded up to whole groups of 8) times
+//     64 Q8_K columns, all in cache, in calls of bitcos_gemm_q8_K on groups
+//     of 8 rows (two panels of 4) and the 64 columns, as patch 0012 runs
+//     them: the native layout through kernels/c/bitcos_gemm.c with panels
 //     decoded from the BITCOS planes (bitcos_gemm_panel; _nopdep where the
 //     build's kernel is avx2_nopdep_tq2 alone, as 0012 decides), the tq2_0
 //     layout through the same gemm with panels decoded from its TQ2_0
@@ -47,7 +48,8 @@
 //     and scales against each other at every output, bit for bit. The
 //     gemm's figures include what ckern's test driver adds (it fills the
 //     panel buffer with 0xee before every decode and allocates per call),
-//     estimated at a few % of its time.
+//     estimated at a few % of its time, and lack what 0012 adds (the
+//     prefetch of the next group's rows, which in cache does nothing).
 //   - a GEMV over a stack of model-shaped matrices larger than the last-level
 //     cache, every matrix's rows split between the threads as ggml's
 //     mul_mat splits them, the native layout, the tq2_0 layout and the TQ2_0

@@ -155,13 +155,15 @@ type Measured struct {
 // in cache), the native layout through bitcos_gemm.c's panels decoded from
 // the BITCOS planes, the tq2_0 layout through its panels decoded from the
 // TQ2_0 blocks made at load (f32 blocks for a per-tensor f32 scale), both
-// in panels of PanelRows rows, and the TQ2_0 file through ggml's TQ2_0
+// in groups of GroupRows rows (two panels of PanelRows), and the TQ2_0 file
+// through ggml's TQ2_0
 // kernel once per (row, column), as ggml's mul_mat runs it. Where the
 // llama.cpp build modelled runs no batched kernel, NotRun says so and
 // nothing is measured.
 type BatchedResult struct {
 	Columns   int    `json:"columns"`    // BatchColumns: one call of bitcos_gemm_q8_K in patch 0012
 	PanelRows int    `json:"panel_rows"` // BITCOS_GEMM_ROWS
+	GroupRows int    `json:"group_rows"` // rows per bitcos_gemm_q8_K call (BITCOS_GEMM_MAX_ROWS: two panels)
 	Gemm      string `json:"gemm_build"` // the path of the bitcos_gemm.c build measured (bitcos_gemm_isa); empty with NotRun
 	// NotRun: why nothing was measured (the llama.cpp build modelled runs
 	// no batched kernel here); empty when measured.
