@@ -53,8 +53,13 @@ T = max(bytes / bandwidth, compute) per 32 weights (DESIGN.md §1), the
 measured GEMV (the three alternated over a stack of matrices larger than the
 last-level cache), each layout's speed relative to the TQ2_0 file, which
 layout wins and by how much, and what the loader's rule
-(kernels/c/bitcos_select.h) chooses here. Timings are medians of repeats
-after a warm-up, min and max beside them.`,
+(kernels/c/bitcos_select.h) chooses here. Then the same for batches (prompt
+processing): patch 0012's batched kernel (kernels/c/bitcos_gemm.c, the
+build the llama.cpp build runs here) on 64 columns and groups of 8 rows,
+its panels decoded from the BITCOS planes (native) or from the TQ2_0 blocks
+(tq2_0 layout), against the TQ2_0 file's kernel once per (row, column), data
+in cache. Timings are medians of repeats after a warm-up, min and max beside
+them.`,
 		Args: rangeArgs(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := advise.Options{Budget: budget, Kernel: kernel, Build: bld, ReadBytes: bufferMiB << 20, StackBytes: bufferMiB << 20}
@@ -169,24 +174,61 @@ func printAdvice(r *advise.Result) {
 	fmt.Fprintln(tw, "threads\tnative ns\ttq2_0 layout ns\tTQ2_0 file ns\tnative x file (min-max)\ttq2_0 x file (min-max)\trounds\twinner\trule\t")
 	for _, t := range r.Threads {
 		m := t.Measured
-		agree := "agrees"
-		if !t.Agrees {
-			agree = "DISAGREES: GGML_BITCOS_LAYOUT=" + m.Verdict.Winner + " runs faster here"
-			if !m.Verdict.Clear {
-				agree = "DISAGREES (within the rounds' noise)"
-			}
-		}
+		agree := agreement(t.Agrees, m.Verdict)
 		fmt.Fprintf(tw, "%d\t%.3f\t%.3f\t%.3f\t%.2fx (%.2f-%.2f)\t%.2fx (%.2f-%.2f)\t%d\t%s +%.0f%%\t%s %s\t\n",
 			t.Threads, m.BitcosNs32, m.TQ2Ns32, m.FileNs32, m.NativeVsFile.Median, m.NativeVsFile.Min, m.NativeVsFile.Max,
 			m.TQ2VsFile.Median, m.TQ2VsFile.Min, m.TQ2VsFile.Max, len(m.Ratios), m.Verdict.Winner, 100*m.Verdict.Margin, t.RuleLayout, agree)
 	}
 	tw.Flush()
+	if r.Batched != nil {
+		printBatched(r.Batched)
+	}
 	if r.Q2_0 != nil {
 		printQ2_0(r.Q2_0)
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintln(stdout, "note:", n)
 	}
+}
+
+// agreement says whether the rule's layout is the measured winner, and, where
+// not, whether every round said so (then naming the GGML_BITCOS_LAYOUT that
+// ran faster).
+func agreement(agrees bool, v advise.Verdict) string {
+	switch {
+	case agrees:
+		return "agrees"
+	case !v.Clear:
+		return "DISAGREES (within the rounds' noise)"
+	}
+	return "DISAGREES: GGML_BITCOS_LAYOUT=" + v.Winner + " runs faster here"
+}
+
+// printBatched prints the batched kernel (prompt processing) of both layouts
+// against the TQ2_0 file's kernel run per (row, column), or why it was not
+// measured.
+func printBatched(b *advise.BatchedResult) {
+	if b.NotRun != "" {
+		fmt.Fprintln(stdout, "batched (prompts): not measured:", b.NotRun)
+		return
+	}
+	var shapes []string
+	for _, s := range b.Shapes {
+		shapes = append(shapes, s.String())
+	}
+	fmt.Fprintf(stdout, "batched (prompts): bitcos_gemm.c %s, %d columns x groups of %d rows (panels of %d); data in cache (%s), every thread its own loop, the three alternated round by round\n",
+		b.Gemm, b.Columns, b.GroupRows, b.PanelRows, strings.Join(shapes, ", "))
+	fmt.Fprintf(stdout, "  native layout runs %s\n  tq2_0 layout runs %s\n  TQ2_0 file runs %s\n", b.NativeKernel, b.TQ2Kernel, b.FileKernel)
+	fmt.Fprintln(stdout, "  ns per 32 weights per column per thread, median (min); x file: median of the rounds' ratios (the TQ2_0 file = 1):")
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "threads\tnative ns\ttq2_0 layout ns\tTQ2_0 file ns\tnative x file (min-max)\ttq2_0 x file (min-max)\trounds\twinner\trule\t")
+	for _, t := range b.Threads {
+		fmt.Fprintf(tw, "%d\t%.3f (%.3f)\t%.3f (%.3f)\t%.3f (%.3f)\t%.2fx (%.2f-%.2f)\t%.2fx (%.2f-%.2f)\t%d\t%s +%.0f%%\t%s %s\t\n",
+			t.Threads, t.NativeNs32.Median, t.NativeNs32.Min, t.TQ2Ns32.Median, t.TQ2Ns32.Min, t.FileNs32.Median, t.FileNs32.Min,
+			t.NativeVsFile.Median, t.NativeVsFile.Min, t.NativeVsFile.Max, t.TQ2VsFile.Median, t.TQ2VsFile.Min, t.TQ2VsFile.Max,
+			len(t.Ratios), t.Verdict.Winner, 100*t.Verdict.Margin, t.RuleLayout, agreement(t.Agrees, t.Verdict))
+	}
+	tw.Flush()
 }
 
 // printQ2_0 prints the measurement of weights with scales per 64 (Q2_0

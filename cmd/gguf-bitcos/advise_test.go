@@ -52,6 +52,11 @@ func TestAdvise(t *testing.T) {
 			t.Errorf("%d threads: no ratio to the TQ2_0 file: %+v %+v", tr.Threads, tr.Predicted, tr.Measured)
 		}
 	}
+	// the batches: measured in a native build with AVX2 and FMA (the
+	// kernels' tests check the builds), at every thread count
+	if b := r.Batched; b == nil || b.NotRun == "" && (len(b.Threads) != 2 || b.Gemm == "" || len(b.Shapes) != 2) {
+		t.Errorf("batched %+v", b)
+	}
 	// a model: its shapes, z and scale kind (I2_S: one f32 per tensor, which
 	// takes the same layout as fp16 scales, in f32 blocks: the tq2_0 layout's
 	// kernel is the f32-block one patch 0013 runs)
@@ -79,7 +84,7 @@ func TestAdvise(t *testing.T) {
 	}
 	for _, want := range []string{"loader's rule (kernels/c/bitcos_select.h)", "z = 0.300 (flag)", "build avx2", "roofline: T = max(B / beta, gamma)", "\n1  ", "\n2  ",
 		// an AVX2 build has no tq2_0_vnni: ggml's kernel for the tq2_0 layout and the file
-		"tq2_0 layout = TQ2_0 file runs tq2_0", "predicted (roofline):", "measured (GEMV", "native x file", "tq2_0 x file"} {
+		"tq2_0 layout = TQ2_0 file runs tq2_0", "predicted (roofline):", "measured (GEMV", "native x file", "tq2_0 x file", "batched (prompts)"} {
 		if !strings.Contains(o.String(), want) {
 			t.Errorf("text output lacks %q:\n%s", want, o.String())
 		}
@@ -168,5 +173,64 @@ func TestFromModel(t *testing.T) {
 	var o advise.Options
 	if err := advise.FromModel("../../testdata/none.gguf", readModel, &o); err == nil {
 		t.Error("a missing file gave no error")
+	}
+}
+
+// TestPrintBatched: the batched block of advise's text output, from a
+// fabricated result: the gemm build, the three kernels, per thread count
+// the figures, the ratios to the TQ2_0 file, the winner and the rule's
+// layout (agreeing or not); why, when it was not measured; nothing without
+// one.
+func TestPrintBatched(t *testing.T) {
+	s := func(min, med, max float64) advise.Summary {
+		return advise.Summary{Min: min, Median: med, Max: max, N: 3}
+	}
+	measured := &advise.BatchedResult{Columns: 64, PanelRows: 4, GroupRows: 8, Gemm: "AVX512-VNNI",
+		NativeKernel: "bitcos_gemm_panel + bitcos_gemm_q8_K (AVX512-VNNI)", TQ2Kernel: "bitcos_gemm_panel_tq2_0 (TQ2_0 blocks) + bitcos_gemm_q8_K (AVX512-VNNI)",
+		FileKernel: "tq2_0 per (row, column) (AVX2+FMA)", Shapes: []advise.Shape{{K: 2560, Rows: 200}, {K: 6912, Rows: 80}},
+		Threads: []advise.BatchedThreads{
+			{Threads: 1, NativeNs32: s(0.2, 0.25, 0.3), TQ2Ns32: s(0.21, 0.24, 0.31), FileNs32: s(0.5, 0.6, 0.7),
+				NativeVsFile: s(2.2, 2.4, 2.6), TQ2VsFile: s(2.3, 2.5, 2.7), Ratios: []float64{0.95, 0.96, 0.97},
+				Verdict: advise.Verdict{Winner: advise.LayoutTQ2, Ratio: 0.96, Margin: 1/0.96 - 1, Clear: true}, RuleLayout: advise.LayoutTQ2, Agrees: true},
+			{Threads: 2, NativeNs32: s(0.4, 0.45, 0.5), TQ2Ns32: s(0.5, 0.55, 0.6), FileNs32: s(0.9, 1, 1.1),
+				NativeVsFile: s(2.1, 2.22, 2.3), TQ2VsFile: s(1.7, 1.82, 1.9), Ratios: []float64{1.2, 1.22, 1.25},
+				Verdict: advise.Verdict{Winner: advise.LayoutNative, Ratio: 1.22, Margin: 0.22, Clear: true}, RuleLayout: advise.LayoutTQ2},
+		}}
+	for _, tc := range []struct {
+		name   string
+		b      *advise.BatchedResult
+		want   []string
+		absent []string
+	}{
+		{"measured", measured, []string{
+			"batched (prompts): bitcos_gemm.c AVX512-VNNI, 64 columns x groups of 8 rows (panels of 4); data in cache (2560x200, 6912x80)",
+			"  native layout runs bitcos_gemm_panel + bitcos_gemm_q8_K (AVX512-VNNI)\n",
+			"  tq2_0 layout runs bitcos_gemm_panel_tq2_0 (TQ2_0 blocks) + bitcos_gemm_q8_K (AVX512-VNNI)\n",
+			"  TQ2_0 file runs tq2_0 per (row, column) (AVX2+FMA)\n",
+			"native x file (min-max)",
+			"\n1        0.250 (0.200)  0.240 (0.210)    0.600 (0.500)  2.40x (2.20-2.60)        2.50x (2.30-2.70)       3       tq2_0 +4%    tq2_0 agrees",
+			"\n2        0.450 (0.400)  0.550 (0.500)    1.000 (0.900)  2.22x (2.10-2.30)        1.82x (1.70-1.90)       3       native +22%  tq2_0 DISAGREES: GGML_BITCOS_LAYOUT=native runs faster here",
+		}, []string{"not measured"}},
+		{"not run", &advise.BatchedResult{Columns: 64, PanelRows: 4, GroupRows: 8, NotRun: "build baseline runs no batched kernel here"},
+			[]string{"batched (prompts): not measured: build baseline runs no batched kernel here\n"}, []string{"(the TQ2_0 file = 1)", "runs bitcos_gemm"}},
+		{"none", nil, nil, []string{"batched"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var o bytes.Buffer
+			saved := stdout
+			stdout = &o
+			defer func() { stdout = saved }()
+			printAdvice(&advise.Result{Build: advise.BuildNative, Rule: advise.Rule{Layout: advise.LayoutTQ2}, Batched: tc.b})
+			for _, w := range tc.want {
+				if !strings.Contains(o.String(), w) {
+					t.Errorf("output lacks %q:\n%s", w, o.String())
+				}
+			}
+			for _, a := range tc.absent {
+				if strings.Contains(o.String(), a) {
+					t.Errorf("output has %q:\n%s", a, o.String())
+				}
+			}
+		})
 	}
 }
