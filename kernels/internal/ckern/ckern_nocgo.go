@@ -112,3 +112,9 @@ func Q2_0GEMV(int, int, []byte, unsafe.Pointer, []float32) {
 func BitcosQ2_0GEMV(int, int, []byte, []byte, []uint32, []uint16, unsafe.Pointer, []float32) {
 	panic("ckern: built without cgo")
 }
+
+// QuantizeQ8K panics without cgo.
+func QuantizeQ8K(bool, []float32, unsafe.Pointer) { panic("ckern: built without cgo") }
+
+// QuantizeQ8KCompiledAVX2 is false without cgo.
+func QuantizeQ8KCompiledAVX2() bool { return false }

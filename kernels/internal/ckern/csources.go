@@ -10,4 +10,4 @@ package ckern
 //
 // rewrites it.
 //
-// kernels/c sha256: 5dbbb18dbffd3a189ff4ba43c505472c38ee70ef7ccf3fba66cc5a503cf776ec
+// kernels/c sha256: f691a205683914752e7642fe94378d0daf8d9f2e77c467b5a508a45d1c3128a0
