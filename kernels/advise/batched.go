@@ -319,19 +319,7 @@ func (s *session) measureBatched(f ckern.Features, slice time.Duration) (*Batche
 			round(k, t)
 		}
 		n := repeats(slice, time.Since(t0), 3, 31)
-		ns := make([][]float64, len(ks))
-		for i := range ns {
-			ns[i] = make([]float64, n)
-		}
-		for r := range n {
-			for j := range ks {
-				i := j
-				if r%2 == 1 {
-					i = len(ks) - 1 - j
-				}
-				ns[i][r] = round(ks[i], t)
-			}
-		}
+		ns := alternated(n, len(ks), func(i int) float64 { return round(ks[i], t) })
 		res.Threads = append(res.Threads, batchedThreads(t, ns, s.res.Rule.Layout))
 	}
 	return res, nil

@@ -131,20 +131,28 @@ func measureGEMV(ks []kernel, stack []*matrix, acts map[int]act, out []float32, 
 		one += pass(k)
 	}
 	n := repeats(slice, one, 3, 31)
-	ms := make([][]float64, len(ks)) // ms[kernel][round]
-	for i := range ms {
-		ms[i] = make([]float64, n)
+	return fromRounds(alternated(n, len(ks), func(i int) float64 { return float64(pass(ks[i]).Nanoseconds()) / 1e6 }))
+}
+
+// alternated runs n rounds of the kernels 0..nk-1 (run(i) measures kernel
+// i once), in order in even rounds and in reverse in odd ones (ABC CBA: a
+// drift of the machine's speed falls on every kernel alike), and returns
+// the figures as [kernel][round].
+func alternated(n, nk int, run func(i int) float64) [][]float64 {
+	out := make([][]float64, nk)
+	for i := range out {
+		out[i] = make([]float64, n)
 	}
 	for r := range n {
-		for j := range ks {
+		for j := range nk {
 			i := j
 			if r%2 == 1 {
-				i = len(ks) - 1 - j
+				i = nk - 1 - j
 			}
-			ms[i][r] = float64(pass(ks[i]).Nanoseconds()) / 1e6
+			out[i][r] = run(i)
 		}
 	}
-	return fromRounds(ms)
+	return out
 }
 
 // fromRounds is the Measured of the pass times ms[kernel][round] (ms, kernels
