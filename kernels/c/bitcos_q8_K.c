@@ -29,7 +29,8 @@ static inline int bitcos_nearest_int(float f) {
 // One block, the reference's own loops (the scalar build, and the AVX2
 // path's blocks with a NaN or an infinity, or whose iscale overflows (a
 // largest |x| below about 127/FLT_MAX): there the reference's nearest_int of
-// a NaN or an infinity is not what vcvtps2dq gives)
+// a NaN or an infinity is not what vcvtps2dq gives; and its all-zero blocks,
+// which need no vector steps)
 static void bitcos_quantize_block_q8_K_ref(const float * x, bitcos_block_q8_K * y) {
     float max = 0, amax = 0;
     for (int j = 0; j < BITCOS_QK_K; ++j) {
@@ -82,13 +83,8 @@ void bitcos_quantize_row_q8_K(const float * x, bitcos_block_q8_K * y, int64_t k)
         m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
         m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
         const float amax = _mm_cvtss_f32(m4);
-        if (_mm256_movemask_ps(bad)) {
+        if (_mm256_movemask_ps(bad) || amax == 0.0f) {
             bitcos_quantize_block_q8_K_ref(x, &y[i]);
-            continue;
-        }
-        if (amax == 0.0f) {
-            y[i].d = 0.0f;
-            memset(y[i].qs, 0, sizeof(y[i].qs));
             continue;
         }
         // max: the first x of magnitude amax
@@ -135,7 +131,6 @@ void bitcos_quantize_row_q8_K(const float * x, bitcos_block_q8_K * y, int64_t k)
         y[i].d = 1 / iscale;
     }
 }
-
 
 #else
 

@@ -10,4 +10,4 @@ package ckern
 //
 // rewrites it.
 //
-// kernels/c sha256: f691a205683914752e7642fe94378d0daf8d9f2e77c467b5a508a45d1c3128a0
+// kernels/c sha256: 769546c97def5b9dd726014fe212514bb4b8728bda9afcdbba5e11bd3d5d488a
