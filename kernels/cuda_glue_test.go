@@ -51,7 +51,7 @@ func TestCudaGlueHipcc(t *testing.T) {
 	if err := os.WriteFile(probe, []byte("#include <hip/hip_bf16.h>\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if exec.Command(hipcc, "-x", "hip", "-fsyntax-only", "--cuda-host-only", probe).Run() != nil {
+	if hipccCmd(hipcc, "-x", "hip", "-fsyntax-only", "--cuda-host-only", probe).Run() != nil {
 		stub, err := filepath.Abs(filepath.Join("cuda", "hipstub"))
 		if err != nil {
 			t.Fatal(err)
@@ -65,7 +65,7 @@ func TestCudaGlueHipcc(t *testing.T) {
 	ours := regexp.MustCompile(`(?m)^[^:\n]*bitcos[^:\n]*:\d+:\d+: (warning|error)`)
 	compile := func(file, side string, defs ...string) (string, error) {
 		a := append(append(append([]string{}, args...), defs...), side, file, "-o", filepath.Join(dir, "out.o"))
-		b, err := exec.Command(hipcc, a...).CombinedOutput()
+		b, err := hipccCmd(hipcc, a...).CombinedOutput()
 		return string(b), err
 	}
 	// bitcos.cu also as the variant build of kernels/cuda/bench.sh (every mat-vec variant)

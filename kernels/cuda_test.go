@@ -56,15 +56,19 @@ func buildCudaHarness(t *testing.T, out string, defs ...string) {
 // the mat-vec in, with the -D flags that build it.
 var cudaMmvDefault = CudaMmv{Warps: 1}
 
+// The paired geometry (steps in pairs under one scan, activations staged in
+// shared memory) keeps the one-warp order: its reference is CudaMmv{Warps: 1}.
 var cudaGeometries = []struct {
+	name string
 	g    CudaMmv
 	defs []string
 }{
-	{CudaMmv{Warps: 1}, []string{"-DBITCOS_CUDA_MMV_WARPS=1"}},
-	{CudaMmv{Warps: 2}, []string{"-DBITCOS_CUDA_MMV_WARPS=2"}},
-	{CudaMmv{Warps: 4}, []string{"-DBITCOS_CUDA_MMV_WARPS=4"}},
-	{CudaMmv{Warps: 8}, []string{"-DBITCOS_CUDA_MMV_WARPS=8"}},
-	{CudaMmv{Warps: 1, Segments: true}, []string{"-DBITCOS_CUDA_MMV_SEGMENTS=1"}},
+	{"warps=1", CudaMmv{Warps: 1}, []string{"-DBITCOS_CUDA_MMV_WARPS=1"}},
+	{"warps=2", CudaMmv{Warps: 2}, []string{"-DBITCOS_CUDA_MMV_WARPS=2"}},
+	{"warps=4", CudaMmv{Warps: 4}, []string{"-DBITCOS_CUDA_MMV_WARPS=4"}},
+	{"warps=8", CudaMmv{Warps: 8}, []string{"-DBITCOS_CUDA_MMV_WARPS=8"}},
+	{"segments", CudaMmv{Warps: 1, Segments: true}, []string{"-DBITCOS_CUDA_MMV_SEGMENTS=1"}},
+	{"pairs,staged", CudaMmv{Warps: 1}, []string{"-DBITCOS_CUDA_MMV_PAIRS=1"}},
 }
 
 // cudaCase: a BITCOS matrix from the real encoder, ncols activation columns
@@ -311,7 +315,7 @@ func cudaTableEntry(key int) uint32 {
 func TestCudaKernelHarness(t *testing.T) {
 	cases := cudaCases(t, 1, syclKs)
 	for _, geo := range cudaGeometries {
-		t.Run(fmt.Sprintf("%+v", geo.g), func(t *testing.T) { cudaKernelHarness(t, cases, geo.g, geo.defs) })
+		t.Run(geo.name, func(t *testing.T) { cudaKernelHarness(t, cases, geo.g, geo.defs) })
 	}
 }
 
@@ -371,9 +375,11 @@ func cudaKernelHarness(t *testing.T, cases []*cudaCase, g CudaMmv, defs []string
 // (BITCOS_CUDA_MUTATE_CURSOR=1: the sign window moves by 4 per nibble; =2: a
 // lane starts at its inclusive prefix; =3: a thread leaves out the earlier
 // warps of its row's step, with 4 warps per row; =4: a lane's cursor stays put
-// along its run, in the segmented geometry) and another float order
-// (BITCOS_CUDA_MUTATE_ORDER=1: fmaf), in the default geometry and the others. Row lengths up to 9216
-// take the segmented geometry past one step.
+// along its run, in the segmented geometry; =5: the second step of a pair
+// leaves out the first's total, in the paired geometry), staged quants read
+// without their swizzle (BITCOS_CUDA_MUTATE_STAGE=1) and another float order
+// (BITCOS_CUDA_MUTATE_ORDER=1: fmaf), in the default geometry and the others.
+// Row lengths up to 9216 take the segmented and paired geometries past one step.
 func TestCudaBrokenKernelFails(t *testing.T) {
 	cases := cudaCases(t, 2, []int{256, 768, 2560, 6912, 9216})
 	total := 0
@@ -381,23 +387,32 @@ func TestCudaBrokenKernelFails(t *testing.T) {
 		total += c.ncols() * c.m.rows
 	}
 	seg := CudaMmv{Warps: 1, Segments: true}
+	const pairs = true
 	for _, tc := range []struct {
 		def     string
 		g       CudaMmv
+		pairs   bool // the paired geometry on staged activations (g: Warps 1)
 		decodes bool // whether the decodes (one warp per row, no float sum) must break too
 	}{
-		{"-DBITCOS_CUDA_MUTATE_CURSOR=1", cudaMmvDefault, true},
-		{"-DBITCOS_CUDA_MUTATE_CURSOR=2", cudaMmvDefault, true},
-		{"-DBITCOS_CUDA_MUTATE_CURSOR=3", CudaMmv{Warps: 4}, false},
-		{"-DBITCOS_CUDA_MUTATE_ORDER=1", cudaMmvDefault, false},
-		{"-DBITCOS_CUDA_MUTATE_CURSOR=2", seg, true},
-		{"-DBITCOS_CUDA_MUTATE_CURSOR=4", seg, false},
+		{"-DBITCOS_CUDA_MUTATE_CURSOR=1", cudaMmvDefault, false, true},
+		{"-DBITCOS_CUDA_MUTATE_CURSOR=2", cudaMmvDefault, false, true},
+		{"-DBITCOS_CUDA_MUTATE_CURSOR=3", CudaMmv{Warps: 4}, false, false},
+		{"-DBITCOS_CUDA_MUTATE_ORDER=1", cudaMmvDefault, false, false},
+		{"-DBITCOS_CUDA_MUTATE_CURSOR=2", seg, false, true},
+		{"-DBITCOS_CUDA_MUTATE_CURSOR=4", seg, false, false},
+		{"-DBITCOS_CUDA_MUTATE_CURSOR=5", CudaMmv{Warps: 1}, pairs, false},
+		{"-DBITCOS_CUDA_MUTATE_STAGE=1", CudaMmv{Warps: 1}, pairs, false},
+		{"-DBITCOS_CUDA_MUTATE_ORDER=1", CudaMmv{Warps: 1}, pairs, false},
 	} {
 		defs := []string{tc.def, fmt.Sprintf("-DBITCOS_CUDA_MMV_WARPS=%d", tc.g.Warps)}
 		if tc.g.Segments {
 			defs = append(defs, "-DBITCOS_CUDA_MMV_SEGMENTS=1")
 		}
 		name := fmt.Sprintf("%s %+v", tc.def, tc.g)
+		if tc.pairs {
+			defs = append(defs, "-DBITCOS_CUDA_MMV_PAIRS=1")
+			name += " pairs,staged"
+		}
 		harness := filepath.Join(t.TempDir(), "harness")
 		buildCudaHarness(t, harness, defs...)
 		_, res, err := runCudaHarness(t, harness, cases)
@@ -422,6 +437,14 @@ func TestCudaBrokenKernelFails(t *testing.T) {
 		t.Logf("%s: %d of %d dot products, %d of %d Q2_0 and %d of %d float decodes differ, as they must",
 			name, bad, total, qbad, nq, fbad, len(cases))
 	}
+}
+
+// hipccCmd runs hipcc for AMD (HIP_PLATFORM=amd): where the CUDA toolkit is
+// installed too, hipcc would otherwise pick nvcc for these AMD compile checks.
+func hipccCmd(hipcc string, args ...string) *exec.Cmd {
+	cmd := exec.Command(hipcc, args...)
+	cmd.Env = append(os.Environ(), "HIP_PLATFORM=amd")
+	return cmd
 }
 
 // TestCudaHeaderHipcc compiles the header as HIP device code (the AMD side of
@@ -460,7 +483,29 @@ __global__ void bitcos_check(const uint32_t * bitmap, const uint32_t * signs, co
     const uint32_t m = bitcos_cuda_word(bitmap + (size_t) blockIdx.x * nchunks, lane, nchunks);
     const int pc = __popc(m);
     out[blockIdx.x * 32 + lane] = bitcos_cuda_vec_dot_chunk(0.0f, bitcos_cuda_table, m, sw,
-        bitcos_cuda_lane_pos(cur, pc, pc), y + lane, bitcos_cuda_scale(d16, BITCOS_CUDA_SCALE_SHIFT_256, d32, lane));
+        bitcos_cuda_lane_pos(cur, pc, pc), y + lane, bitcos_cuda_scale(d16, BITCOS_CUDA_SCALE_SHIFT_256, bitcos_cuda_row_d32(d16, d32), lane));
+}
+__global__ void bitcos_check_pairs(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16,
+                                   const float * d32, const block_q8_1 * y, float * out, int k) {
+    __shared__ int4 staged[9 * 64 / 4];
+    const int nchunks = k / BITCOS_CUDA_CHUNK;  // k = 2048 here
+    const int lane = threadIdx.x % BITCOS_CUDA_LANES;
+    bitcos_cuda_stage_chunk((uint32_t *) staged, nchunks, lane, y + lane);
+    bitcos_cuda_stage_chunk((uint32_t *) staged, nchunks, lane + 32, y + lane + 32);
+    __syncthreads();
+    uint32_t cur;
+    const uint32_t * sw = bitcos_cuda_row_signs(signs, rows[blockIdx.x], cur);
+    const uint32_t m0 = bitcos_cuda_word(bitmap + (size_t) blockIdx.x * nchunks, lane, nchunks);
+    const uint32_t m1 = bitcos_cuda_word(bitmap + (size_t) blockIdx.x * nchunks, lane + 32, nchunks);
+    const int pc0 = __popc(m0), pc1 = __popc(m1);
+    const uint32_t incl = (uint32_t) bitcos_cuda_pair_pack(pc0, pc1);
+    const half * d16_r = d16 + (size_t) blockIdx.x * (k / 256);
+    const float d32v = bitcos_cuda_row_d32(d16_r, d32);
+    float sumf = bitcos_cuda_vec_dot_chunk_staged(0.0f, bitcos_cuda_table, m0, sw, bitcos_cuda_pair_pos0(cur, incl, pc0),
+        (const uint32_t *) staged, nchunks, lane, bitcos_cuda_scale(d16_r, BITCOS_CUDA_SCALE_SHIFT_256, d32v, lane));
+    sumf = bitcos_cuda_vec_dot_chunk_staged(sumf, bitcos_cuda_table, m1, sw, bitcos_cuda_pair_pos1(cur, incl, incl, pc1),
+        (const uint32_t *) staged, nchunks, lane + 32, bitcos_cuda_scale(d16_r, BITCOS_CUDA_SCALE_SHIFT_256, d32v, lane + 32));
+    out[blockIdx.x * 32 + lane] = sumf + (float) bitcos_cuda_pair_next(cur, incl);
 }
 __global__ void bitcos_check_q2_0(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16,
                                   block_q2_0 * dst, int k) {
@@ -477,10 +522,10 @@ __global__ void bitcos_check_q2_0(const uint32_t * bitmap, const uint32_t * sign
 	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(hipcc, "-c", "--offload-arch=gfx906", "--cuda-device-only", "-O3", "-Wall", "-Werror",
+	cmd := hipccCmd(hipcc, "-c", "--offload-arch=gfx906", "--cuda-device-only", "-O3", "-Wall", "-Werror",
 		src, "-o", filepath.Join(dir, "check.o"))
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("hipcc: %v\n%s", err, b)
 	}
-	t.Logf("hipcc -c --offload-arch=gfx906 --cuda-device-only: the header compiles as HIP device code")
+	t.Logf("hipcc -c --offload-arch=gfx906 --cuda-device-only: the header compiles as HIP device code (mat-vec, paired and staged, Q2_0 decode)")
 }

@@ -36,7 +36,9 @@ in="${1:-$here/.device}"
 results="${2:-${OUT:-.}/bench.txt}"
 backend="${BENCH_BACKEND:-cuda}"
 budget="${BENCH_BUDGET:-530}"
-variants=(w1g w1s w4s w4g w2s w8s s1s s1g) # the first: the build's default (BITCOS_CUDA_MMV_WARPS 1, table in global memory)
+# the first: the build's default (BITCOS_CUDA_MMV_WARPS 1, table in global memory); then the
+# paired geometry (y: activations staged in shared memory, p: not), then the older geometries
+variants=(w1g y4s y8s y4g y8g p4g w1s w4s w4g w2s w8s s1s s1g)
 jobs=$(nproc)
 work=$(mktemp -d)
 t0=$(date +%s)
@@ -84,8 +86,9 @@ if [ -z "$bin" ]; then
     { grep -m 20 -B2 -A8 "error" "$work/build.log"; tail -n 20 "$work/build.log"; exit 1; }
   bin="$work/build/bin"
   echo "-- registers of the BITCOS mat-vecs, one column (ptxas -v)"
-  grep -A4 "Compiling entry function '_Z18mul_mat_vec_bitcosILi[0-9]ELb[01]ELb[01]ELi1ELb0E" "$work/build.log" |
-    grep -oE "bitcosILi[0-9]ELb[01]ELb[01]|Used [0-9]+ registers|[0-9]+ bytes spill stores" | paste -sd' ' | sed 's/ bitcos/\nbitcos/g'
+  grep -E -A4 "Compiling entry function '_Z(18mul_mat_vec_bitcos|24mul_mat_vec_bitcos_pairs)ILi[0-9]ELb[01]ELb[01]ELi1ELb0E" "$work/build.log" |
+    grep -oE "(bitcos|pairs)ILi[0-9]ELb[01]ELb[01]|Used [0-9]+ registers|[0-9]+ bytes spill stores" | paste -sd' ' |
+    sed -E 's/ (bitcos|pairs)I/\n\1I/g'
 fi
 dev=CUDA0 ngl=(-ngl 99)
 [ "$backend" = cpu ] && { dev=CPU; ngl=(); variants=(w4s); }

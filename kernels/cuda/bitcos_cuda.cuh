@@ -30,6 +30,7 @@
 //
 //   const int nchunks = K/32;
 //   uint32_t cur; const uint32_t * sw = bitcos_cuda_row_signs(signs, rows[r], cur);
+//   const float d32v = bitcos_cuda_row_d32(d16_r, d32);  // once per row
 //   float sumf = 0.0f;
 //   for (int c0 = 0; c0 < nchunks; c0 += T) {
 //       const int      c    = c0 + t;
@@ -39,7 +40,7 @@
 //       // before: sum of the earlier warps' totals (lane 31's incl); total: all NW
 //       if (c < nchunks) {
 //           sumf = bitcos_cuda_vec_dot_chunk(sumf, bitcos_cuda_table, m, sw,
-//                      bitcos_cuda_thread_pos(cur, before, incl, pc), y + c, bitcos_cuda_scale(d16_r, shift, d32, c));
+//                      bitcos_cuda_thread_pos(cur, before, incl, pc), y + c, bitcos_cuda_scale(d16_r, shift, d32v, c));
 //       }
 //       cur += total;                     // integer: exact, any order
 //   }
@@ -74,9 +75,11 @@
 // popcount(nibble) (in the mat-vec and both decodes); 2 = a lane starts at its
 // inclusive prefix, skipping its own word's signs; 3 = a thread leaves out the
 // earlier warps of its step (the mat-vec with more than one warp per row); 4 =
-// a lane's cursor stays put along its run (the segmented geometry). MUTATE_ORDER 1 = one fused
+// a lane's cursor stays put along its run (the segmented geometry); 5 = the
+// second step of a pair leaves out the first's total (the paired geometry). MUTATE_ORDER 1 = one fused
 // fmaf instead of the rounded multiply and add (mat-vec). MUTATE_GEOMETRY 1 = the
-// mat-vec's y offset leaves out the grid's z (samples, or tokens).
+// mat-vec's y offset leaves out the grid's z (samples, or tokens). MUTATE_STAGE
+// 1 = the staged quants are read without the swizzle they were written with.
 #ifndef BITCOS_CUDA_MUTATE_CURSOR
 #define BITCOS_CUDA_MUTATE_CURSOR 0
 #endif
@@ -85,6 +88,9 @@
 #endif
 #ifndef BITCOS_CUDA_MUTATE_GEOMETRY
 #define BITCOS_CUDA_MUTATE_GEOMETRY 0
+#endif
+#ifndef BITCOS_CUDA_MUTATE_STAGE
+#define BITCOS_CUDA_MUTATE_STAGE 0
 #endif
 
 // Warps per row of the mat-vec: a thread block of this many warps takes one
@@ -103,6 +109,12 @@
 // builds either; the glue's variant build has both.
 #ifndef BITCOS_CUDA_MMV_SEGMENTS
 #define BITCOS_CUDA_MMV_SEGMENTS 0
+#endif
+
+// 1: the harness runs the paired geometry (bitcos_cuda_pair_pack below; the
+// glue's y variants, with the activations staged in shared memory) instead.
+#ifndef BITCOS_CUDA_MMV_PAIRS
+#define BITCOS_CUDA_MMV_PAIRS 0
 #endif
 
 #define BITCOS_CUDA_SEG   8    // segmented geometry: at most this many chunks per lane and step
@@ -228,11 +240,17 @@ static __device__ __forceinline__ uint32_t bitcos_cuda_run_next(const uint32_t p
 #define BITCOS_CUDA_SCALE_SHIFT_256 3 // one scale per 256 weights (8 chunks): TQ2_0 sources
 #define BITCOS_CUDA_SCALE_SHIFT_64  1 // one scale per 64 weights (2 chunks): Q2_0 sources
 
+// The per-tensor f32 scale of a row's weight, read once per row (d32 is a
+// device pointer: no host read of the scale tensor), or 0 with fp16 scales.
+static __device__ __forceinline__ float bitcos_cuda_row_d32(const half * d16_row, const float * d32) {
+    return d16_row != nullptr ? 0.0f : *d32;
+}
+
 // The scale of chunk c of the row: fp16 d16_row[c >> shift], or the per-tensor
-// *d32 when d16_row is null (a device pointer: no host read of the scale tensor).
-static __device__ __forceinline__ float bitcos_cuda_scale(const half * d16_row, const int shift, const float * d32,
+// d32v (bitcos_cuda_row_d32) when d16_row is null.
+static __device__ __forceinline__ float bitcos_cuda_scale(const half * d16_row, const int shift, const float d32v,
                                                           const int c) {
-    return d16_row != nullptr ? __half2float(d16_row[c >> shift]) : *d32;
+    return d16_row != nullptr ? __half2float(d16_row[c >> shift]) : d32v;
 }
 
 // 32 sign bits from bit pos of sw. Reads the two aligned words holding bits
@@ -243,30 +261,146 @@ static __device__ __forceinline__ uint32_t bitcos_cuda_signs32(const uint32_t * 
     return (uint32_t) (((uint64_t) p[1] << 32 | p[0]) >> (pos & 31u));
 }
 
-// One lane step: chunk of presence word m, its signs from bit pos of sw, against
-// q8_1 block yc, scale d_w. Returns sumf plus the chunk's term in the order above.
-static __device__ __forceinline__ float bitcos_cuda_vec_dot_chunk(const float sumf, const uint32_t * table, const uint32_t m,
-                                                                  const uint32_t * sw, const uint32_t pos,
-                                                                  const block_q8_1 * yc, const float d_w) {
-    uint32_t    win = bitcos_cuda_signs32(sw, pos);
-    const int * q   = (const int *) yc->qs;  // 4-byte aligned: qs sits at offset 4 of 36
-    int         sumi = 0;
+// The exact int32 sum of t_j * q_j over a chunk's 32 weights: presence word m,
+// its signs from bit pos of sw, the chunk's 32 quants as 8 ints q (4 each).
+// Per nibble g of m: the table entry of (nibble, its next 4 signs), one dp4a,
+// then the signs move on by the nibble's popcount. Written for few
+// instructions (the mat-vec is bound by them on an H200): x = nibble * 4 comes
+// from one shift and mask of m, and each half of the chunk (16 weights, at
+// most 16 signs) has its own window, shifted left by 6, so that the entry's
+// byte offset (nibble | signs << 4) * 4 is one LOP3 of x and the window, and
+// the window moves by popcount(x) = popcount(nibble). The halves' windows
+// come from the same two aligned words (bits pos .. pos + 47 at most).
+static __device__ __forceinline__ int bitcos_cuda_chunk_sumi(const uint32_t * table, const uint32_t m, const uint32_t * sw,
+                                                            const uint32_t pos, const int * q) {
+    const uint32_t * p    = sw + (pos >> 5);
+    const uint64_t   w64  = (uint64_t) p[1] << 32 | p[0];
+    const uint32_t   sh   = pos & 31u;
+    uint32_t         win[2] = { (uint32_t) (w64 >> sh) << 6, (uint32_t) (w64 >> (sh + (uint32_t) __popc(m & 0xffffu))) << 6 };
+    int              sumi = 0;
 #pragma unroll
     for (int g = 0; g < BITCOS_CUDA_CHUNK / 4; ++g) {
-        const uint32_t nib = (m >> (4 * g)) & 15u;
-        sumi = BITCOS_CUDA_DP4A((int) table[nib | (win & 15u) << 4], q[g], sumi);
+        const uint32_t x   = (g == 0 ? m << 2 : m >> (4 * g - 2)) & 0x3cu;  // nibble * 4
+        const uint32_t off = x | (win[g >> 2] & 0x3c0u);                     // entry * 4
+        sumi = BITCOS_CUDA_DP4A(*(const int *) ((const char *) table + off), q[g], sumi);
 #if BITCOS_CUDA_MUTATE_CURSOR == 1
-        win >>= 4;
+        win[g >> 2] >>= 4;
 #else
-        win >>= __popc(nib);
+        win[g >> 2] >>= __popc(x);
 #endif
     }
-    const float d = __fmul_rn(d_w, __low2float(yc->ds));
+    return sumi;
+}
+
+// sumf plus a chunk's term in the order above: d_w the weight's scale, d_8 the
+// q8_1 block's (as float).
+static __device__ __forceinline__ float bitcos_cuda_chunk_acc(const float sumf, const int sumi, const float d_w,
+                                                             const float d_8) {
+    const float d = __fmul_rn(d_w, d_8);
 #if BITCOS_CUDA_MUTATE_ORDER == 1
     return fmaf(__int2float_rn(sumi), d, sumf);
 #else
     return __fadd_rn(sumf, __fmul_rn(__int2float_rn(sumi), d));
 #endif
+}
+
+// One lane step: chunk of presence word m, its signs from bit pos of sw, against
+// q8_1 block yc, scale d_w. Returns sumf plus the chunk's term in the order above.
+static __device__ __forceinline__ float bitcos_cuda_vec_dot_chunk(const float sumf, const uint32_t * table, const uint32_t m,
+                                                                  const uint32_t * sw, const uint32_t pos,
+                                                                  const block_q8_1 * yc, const float d_w) {
+    const int * q = (const int *) yc->qs;  // 4-byte aligned: qs sits at offset 4 of 36
+    return bitcos_cuda_chunk_acc(sumf, bitcos_cuda_chunk_sumi(table, m, sw, pos, q), d_w, __low2float(yc->ds));
+}
+
+// The paired geometry (BITCOS_CUDA_MMV_PAIRS; the glue's y variants): one warp
+// per row and lane l's chunks l, l + 32, l + 64, ... as with one warp, so the
+// float order is the one-warp order above; but the steps go in pairs (chunks
+// c0 .. c0 + 63) under one warp scan: lane l packs the popcounts of its two
+// words as pc0 | pc1 << 16 (a step's prefix is at most 32*32 = 1024, so the
+// halves never carry into each other), and with the inclusive prefix incl of
+// the packed values and the warp's total (lane 31's incl) its cursors are
+//   pos0 = cur + (incl & 0xffff) - pc0
+//   pos1 = cur + (total & 0xffff) + (incl >> 16) - pc1
+// and the row's cursor moves on by both halves of total. Half the scans of
+// the one-warp loop and both steps' sign loads issued together. The caller's
+// loop:
+//
+//   for (int c0 = 0; c0 < nchunks; c0 += 64) {
+//       const uint32_t m0 = bitcos_cuda_word(bm, c0 + lane, nchunks), m1 = bitcos_cuda_word(bm, c0 + 32 + lane, nchunks);
+//       const int pc0 = __popc(m0), pc1 = __popc(m1);
+//       const uint32_t incl  = warp_prefix_inclusive_sum<int, 32>(bitcos_cuda_pair_pack(pc0, pc1));
+//       const uint32_t total = __shfl_sync(0xffffffff, incl, 31, 32);
+//       if (c0 + lane < nchunks)      step(c0 + lane,      m0, sw, bitcos_cuda_pair_pos0(cur, incl, pc0));
+//       if (c0 + 32 + lane < nchunks) step(c0 + 32 + lane, m1, sw, bitcos_cuda_pair_pos1(cur, incl, total, pc1));
+//       cur = bitcos_cuda_pair_next(cur, total);
+//   }
+static __device__ __forceinline__ int bitcos_cuda_pair_pack(const int pc0, const int pc1) {
+    return pc0 | pc1 << 16;
+}
+
+static __device__ __forceinline__ uint32_t bitcos_cuda_pair_pos0(const uint32_t cur, const uint32_t incl, const int pc0) {
+    return cur + (incl & 0xffffu) - (uint32_t) pc0;
+}
+
+static __device__ __forceinline__ uint32_t bitcos_cuda_pair_pos1(const uint32_t cur, const uint32_t incl, const uint32_t total,
+                                                                 const int pc1) {
+#if BITCOS_CUDA_MUTATE_CURSOR == 5
+    (void) total;
+    return cur + (incl >> 16) - (uint32_t) pc1;
+#else
+    return cur + (total & 0xffffu) + (incl >> 16) - (uint32_t) pc1;
+#endif
+}
+
+static __device__ __forceinline__ uint32_t bitcos_cuda_pair_next(const uint32_t cur, const uint32_t total) {
+    return cur + (total & 0xffffu) + (total >> 16);
+}
+
+// Staged activations (the glue's y variants): a thread block copies the q8_1
+// columns it multiplies into shared memory once (a thread per chunk), then its warps read each
+// chunk's quants as two 16-byte loads and its scale as one float. ggml's
+// block_q8_1 is 36 bytes, so a lane reading its chunk's 8 ints from global
+// memory issues 9 loads whose 32 lanes touch 9-10 cache lines each; here 3,
+// and free of bank conflicts. Per column of nchunks blocks, 9*nchunks 32-bit
+// words: the quants of chunk c as two 16-byte halves h = 0, 1 at int4 slot
+// 2c + (h ^ ((c >> 2) & 1)) (the swizzle: the 8 lanes of a quarter warp, chunks
+// c .. c+7 of one step, read half h from 8 distinct 4-bank groups), then the
+// scales, word 8*nchunks + c = __low2float(ds) of block c (exact: fp16 to f32).
+// The float order is unchanged: the same quants and d_8 as the global read.
+static __device__ __forceinline__ int bitcos_cuda_staged_slot(const int c, const int h) {
+    return 2 * c + (h ^ ((c >> 2) & 1));
+}
+
+// Chunk c of a column (its q8_1 block yc) to its staged place in col (32-bit
+// words, 16-byte aligned): a thread per chunk, no division.
+static __device__ __forceinline__ void bitcos_cuda_stage_chunk(uint32_t * col, const int nchunks, const int c,
+                                                               const block_q8_1 * yc) {
+    const int * q = (const int *) yc->qs;
+    const int4  lo = { q[0], q[1], q[2], q[3] };
+    const int4  hi = { q[4], q[5], q[6], q[7] };
+    ((int4 *) col)[bitcos_cuda_staged_slot(c, 0)] = lo;
+    ((int4 *) col)[bitcos_cuda_staged_slot(c, 1)] = hi;
+    const float d8 = __low2float(yc->ds);
+    memcpy(col + 8 * nchunks + c, &d8, sizeof(d8));
+}
+
+// bitcos_cuda_vec_dot_chunk on staged column col (chunk c's quants and scale).
+static __device__ __forceinline__ float bitcos_cuda_vec_dot_chunk_staged(const float sumf, const uint32_t * table,
+                                                                         const uint32_t m, const uint32_t * sw,
+                                                                         const uint32_t pos, const uint32_t * col,
+                                                                         const int nchunks, const int c, const float d_w) {
+#if BITCOS_CUDA_MUTATE_STAGE == 1
+    const int4 lo = ((const int4 *) col)[2 * c];
+    const int4 hi = ((const int4 *) col)[2 * c + 1];
+#else
+    const int4 lo = ((const int4 *) col)[bitcos_cuda_staged_slot(c, 0)];
+    const int4 hi = ((const int4 *) col)[bitcos_cuda_staged_slot(c, 1)];
+#endif
+    const int  q[8] = { lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w };
+    float      d_8;
+    memcpy(&d_8, col + 8 * nchunks + c, sizeof(d_8));
+    return bitcos_cuda_chunk_acc(sumf, bitcos_cuda_chunk_sumi(table, m, sw, pos, q), d_w, d_8);
 }
 
 // Where a mat-vec warp's work lies. The glue launches blocks of warps, one weight

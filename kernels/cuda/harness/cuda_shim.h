@@ -118,6 +118,11 @@ inline int ggml_cuda_dp4a(const int a, const int b, int c) {
     return c;
 }
 
+// CUDA's int4 (16-byte aligned, as the staged activations' loads need).
+struct alignas(16) int4 {
+    int x, y, z, w;
+};
+
 // ggml-common.h's block_q8_1: ds = {d, sum} as fp16, 32 quants; 36 bytes.
 #define QK8_1 32
 

@@ -8,8 +8,9 @@
 //
 // It runs the header's functions over the launch geometry the header describes:
 // per row BITCOS_CUDA_MMV_WARPS warps of 32 simulated lanes in lockstep (the
-// decodes: one warp), ggml's warp_prefix_inclusive_sum and warp_reduce_sum
-// transcribed over those lanes (shfl_up / shfl_xor with width 32).
+// decodes: one warp), or the segmented or paired geometry (one warp; the paired
+// one on staged activations), ggml's warp_prefix_inclusive_sum and
+// warp_reduce_sum transcribed over those lanes (shfl_up / shfl_xor with width 32).
 // It also runs a transcription of ggml-cuda's quantize_q8_1 kernel (quantize.cu),
 // so the Go twin of the activation quantizer is checked against it, and the
 // BITCOS -> Q2_0 and BITCOS -> float decodes over the same geometry and scan.
@@ -181,6 +182,66 @@ void row_segments(const uint32_t * bitmap, const uint32_t * signs, const int32_t
     }
 }
 
+// The paired geometry's loop (BITCOS_CUDA_MMV_PAIRS; bitcos_cuda.cuh): per pair
+// of steps (64 chunks) both presence words of each lane, one warp scan of
+// their packed popcounts, the total from lane 31; step(lane, c, m, sw, pos)
+// for the lane's chunk of the first step, then of the second.
+template <typename Step>
+void row_pairs(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, int k, int r, Step step) {
+    const int        nchunks = k / BITCOS_CUDA_CHUNK;
+    const uint32_t * bm      = bitmap + (size_t) r * nchunks;
+    uint32_t         cur[W];
+    const uint32_t * sw[W];
+    for (int l = 0; l < W; ++l) {
+        sw[l] = bitcos_cuda_row_signs(signs, rows[r], cur[l]);
+    }
+    for (int c0 = 0; c0 < nchunks; c0 += 2 * W) {
+        uint32_t m0[W], m1[W];
+        int      pc0[W], pc1[W], incl[W];
+        for (int l = 0; l < W; ++l) {
+            m0[l]   = bitcos_cuda_word(bm, c0 + l, nchunks);
+            m1[l]   = bitcos_cuda_word(bm, c0 + W + l, nchunks);
+            pc0[l]  = __popc(m0[l]);
+            pc1[l]  = __popc(m1[l]);
+            incl[l] = bitcos_cuda_pair_pack(pc0[l], pc1[l]);
+        }
+        warp_prefix_inclusive_sum(incl);
+        const uint32_t total = (uint32_t) incl[W - 1];
+        for (int l = 0; l < W; ++l) {
+            const uint32_t pos0 = bitcos_cuda_pair_pos0(cur[l], (uint32_t) incl[l], pc0[l]);
+            const uint32_t pos1 = bitcos_cuda_pair_pos1(cur[l], (uint32_t) incl[l], total, pc1[l]);
+            if (c0 + l < nchunks) {
+                step(l, c0 + l, m0[l], sw[l], pos0);
+            }
+            if (c0 + W + l < nchunks) {
+                step(l, c0 + W + l, m1[l], sw[l], pos1);
+            }
+            cur[l] = bitcos_cuda_pair_next(cur[l], total);
+        }
+    }
+}
+
+// A column's q8_1 blocks staged as the glue's y variants stage them (every chunk
+// through bitcos_cuda_stage_chunk, last chunk first: the threads' order does not
+// matter), into a buffer prefilled with 0xA5 bytes; a word left unwritten fails
+// the run.
+std::vector<int4> stage_column(const block_q8_1 * y, int nchunks) {
+    const int         nw = 9 * nchunks;
+    std::vector<int4> col((size_t) (nw + 3) / 4);
+    std::memset((void *) col.data(), 0xA5, col.size() * sizeof(int4));
+    for (int c = nchunks - 1; c >= 0; --c) {
+        bitcos_cuda_stage_chunk((uint32_t *) col.data(), nchunks, c, y + c);
+    }
+    for (int w = 0; w < nw; ++w) {
+        uint32_t v;
+        std::memcpy(&v, (const uint8_t *) col.data() + 4 * (size_t) w, 4);
+        if (v == 0xA5A5A5A5u) {
+            die("a staged word was not written (or holds 0xA5A5A5A5)");
+        }
+    }
+    return col;
+}
+
 // Row r's fp16 scales (nullptr with one f32 scale): k/32 >> shift of them per row.
 const half * row_scales(const half * d16, int shift, int k, int r) {
     return d16 != nullptr ? d16 + (size_t) r * ((k / BITCOS_CUDA_CHUNK) >> shift) : nullptr;
@@ -190,7 +251,7 @@ const half * row_scales(const half * d16, int shift, int k, int r) {
 // lane l of the other warps in order, then the warp's butterfly.
 float row_dot(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16, int shift,
               const float * d32, const block_q8_1 * y, int k, int r) {
-    constexpr int NW    = BITCOS_CUDA_MMV_SEGMENTS ? 1 : BITCOS_CUDA_MMV_WARPS;
+    constexpr int NW    = BITCOS_CUDA_MMV_SEGMENTS || BITCOS_CUDA_MMV_PAIRS ? 1 : BITCOS_CUDA_MMV_WARPS;
     const half *  d16_r = row_scales(d16, shift, k, r);
     float         sumf[NW * W];
     for (float & s : sumf) {
@@ -198,9 +259,17 @@ float row_dot(const uint32_t * bitmap, const uint32_t * signs, const int32_t * r
     }
     const auto step = [&](int t, int c, uint32_t m, const uint32_t * sw, uint32_t pos) {
         sumf[t] = bitcos_cuda_vec_dot_chunk(sumf[t], bitcos_cuda_table, m, sw, pos, y + c,
-                                            bitcos_cuda_scale(d16_r, shift, d32, c));
+                                            bitcos_cuda_scale(d16_r, shift, bitcos_cuda_row_d32(d16_r, d32), c));
     };
-    if (BITCOS_CUDA_MMV_SEGMENTS) {
+    if (BITCOS_CUDA_MMV_PAIRS) {
+        const int               nchunks = k / BITCOS_CUDA_CHUNK;
+        const std::vector<int4> col     = stage_column(y, nchunks);
+        row_pairs(bitmap, signs, rows, k, r, [&](int l, int c, uint32_t m, const uint32_t * sw, uint32_t pos) {
+            sumf[l] = bitcos_cuda_vec_dot_chunk_staged(sumf[l], bitcos_cuda_table, m, sw, pos,
+                                                       (const uint32_t *) col.data(), nchunks, c,
+                                                       bitcos_cuda_scale(d16_r, shift, bitcos_cuda_row_d32(d16_r, d32), c));
+        });
+    } else if (BITCOS_CUDA_MMV_SEGMENTS) {
         row_segments(bitmap, signs, rows, k, r, step);
     } else {
         row_threads<NW>(bitmap, signs, rows, k, r, step);
@@ -238,7 +307,7 @@ void row_to_float(const uint32_t * bitmap, const uint32_t * signs, const int32_t
     const half * d16_r = row_scales(d16, shift, k, r);
     row_lanes(bitmap, signs, rows, k, r, [&](int, int c, uint32_t m, const uint32_t * sw, uint32_t pos) {
         bitcos_cuda_chunk_to_float(dst + (size_t) r * k + (size_t) c * BITCOS_CUDA_CHUNK, bitcos_cuda_table, m, sw, pos,
-                                   bitcos_cuda_scale(d16_r, shift, d32, c));
+                                   bitcos_cuda_scale(d16_r, shift, bitcos_cuda_row_d32(d16_r, d32), c));
     });
 }
 

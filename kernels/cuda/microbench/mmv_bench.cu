@@ -51,14 +51,24 @@ void run_variant(const bitcos_cuda_mmv_launch & l) {
     bitcos_cuda_mmv_run<nwarps, seg, shared_table, 1, fused>(l);
 }
 
+template <int rows_per_block, bool stage, bool shared_table, bool fused>
+void run_pairs(const bitcos_cuda_mmv_launch & l) {
+    bitcos_cuda_mmv_pairs_run<rows_per_block, stage, shared_table, 1, fused>(l);
+}
+
 const variant variants[] = {
     { "w4s", run_variant<4, false, true, false> }, { "w4g", run_variant<4, false, false, false> },
     { "w1s", run_variant<1, false, true, false> }, { "w1g", run_variant<1, false, false, false> },
     { "w2s", run_variant<2, false, true, false> }, { "w8s", run_variant<8, false, true, false> },
     { "s1s", run_variant<1, true, true, false> },  { "s1g", run_variant<1, true, false, false> },
+    // the paired geometry: activations staged (y) or not (p), 4 or 8 rows per block
+    { "y4s", run_pairs<4, true, true, false> },    { "y4g", run_pairs<4, true, false, false> },
+    { "y8s", run_pairs<8, true, true, false> },    { "y8g", run_pairs<8, true, false, false> },
+    { "p4g", run_pairs<4, false, false, false> },
     // fused gate/up/GLU (the gate is the same weight): two rows' worth per row
     { "w4s+glu", run_variant<4, false, true, true> }, { "w1s+glu", run_variant<1, false, true, true> },
-    { "w1g+glu", run_variant<1, false, false, true> },
+    { "w1g+glu", run_variant<1, false, false, true> }, { "y4g+glu", run_pairs<4, true, false, true> },
+    { "y8s+glu", run_pairs<8, true, true, true> },
 };
 
 // a plain read of n 16-byte words (the achievable rate at this size)

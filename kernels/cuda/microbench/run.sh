@@ -17,8 +17,9 @@ nvcc -O3 -std=c++17 -arch="sm_$arch" -use_fast_math --extended-lambda -DGGML_BIT
   -I"$s/include" -I"$s/src" -I"$s/src/ggml-cuda" "$here/kernels/cuda/microbench/mmv_bench.cu" -o "$work/mmv_bench" \
   -Xlinker --unresolved-symbols=ignore-all > "$work/nvcc.log" 2>&1 || { tail -n 40 "$work/nvcc.log"; exit 1; }
 echo "-- registers of the one-column mat-vecs (ptxas -v)"
-grep -A4 "Compiling entry function '_Z18mul_mat_vec_bitcos" "$work/nvcc.log" |
-  grep -oE "bitcosILi[0-9]ELb[01]ELb[01]ELi1ELb[01]|Used [0-9]+ registers|[0-9]+ bytes spill stores" | paste -sd' ' | sed 's/ bitcos/\nbitcos/g'
+grep -E -A4 "Compiling entry function '_Z(18mul_mat_vec_bitcos|24mul_mat_vec_bitcos_pairs)" "$work/nvcc.log" |
+  grep -oE "(bitcos|pairs)ILi[0-9]ELb[01]ELb[01]ELi1ELb[01]|Used [0-9]+ registers|[0-9]+ bytes spill stores" | paste -sd' ' |
+  sed -E 's/ (bitcos|pairs)I/\n\1I/g'
 echo "== +$(( $(date +%s) - t0 ))s run"
 "$work/mmv_bench"
 echo "== +$(( $(date +%s) - t0 ))s done"
