@@ -56,8 +56,8 @@ func buildCudaHarness(t *testing.T, out string, defs ...string) {
 // the mat-vec in, with the -D flags that build it.
 var cudaMmvDefault = CudaMmv{Warps: 1}
 
-// The paired geometry (steps in pairs under one scan, activations staged in
-// shared memory) keeps the one-warp order: its reference is CudaMmv{Warps: 1}.
+// The paired geometry (steps in pairs under one scan; activations staged in
+// shared memory or not) keeps the one-warp order: its reference is CudaMmv{Warps: 1}.
 var cudaGeometries = []struct {
 	name string
 	g    CudaMmv
@@ -69,6 +69,7 @@ var cudaGeometries = []struct {
 	{"warps=8", CudaMmv{Warps: 8}, []string{"-DBITCOS_CUDA_MMV_WARPS=8"}},
 	{"segments", CudaMmv{Warps: 1, Segments: true}, []string{"-DBITCOS_CUDA_MMV_SEGMENTS=1"}},
 	{"pairs,staged", CudaMmv{Warps: 1}, []string{"-DBITCOS_CUDA_MMV_PAIRS=1"}},
+	{"pairs", CudaMmv{Warps: 1}, []string{"-DBITCOS_CUDA_MMV_PAIRS=2"}},
 }
 
 // cudaCase: a BITCOS matrix from the real encoder, ncols activation columns

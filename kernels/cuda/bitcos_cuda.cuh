@@ -111,8 +111,9 @@
 #define BITCOS_CUDA_MMV_SEGMENTS 0
 #endif
 
-// 1: the harness runs the paired geometry (bitcos_cuda_pair_pack below; the
-// glue's y variants, with the activations staged in shared memory) instead.
+// 1: the harness runs the paired geometry (bitcos_cuda_pair_pack below) on
+// activations staged as in shared memory (the glue's y variants); 2: on the
+// q8_1 blocks themselves (the p variant).
 #ifndef BITCOS_CUDA_MMV_PAIRS
 #define BITCOS_CUDA_MMV_PAIRS 0
 #endif

@@ -261,7 +261,9 @@ float row_dot(const uint32_t * bitmap, const uint32_t * signs, const int32_t * r
         sumf[t] = bitcos_cuda_vec_dot_chunk(sumf[t], bitcos_cuda_table, m, sw, pos, y + c,
                                             bitcos_cuda_scale(d16_r, shift, bitcos_cuda_row_d32(d16_r, d32), c));
     };
-    if (BITCOS_CUDA_MMV_PAIRS) {
+    if (BITCOS_CUDA_MMV_PAIRS == 2) {
+        row_pairs(bitmap, signs, rows, k, r, step);
+    } else if (BITCOS_CUDA_MMV_PAIRS == 1) {
         const int               nchunks = k / BITCOS_CUDA_CHUNK;
         const std::vector<int4> col     = stage_column(y, nchunks);
         row_pairs(bitmap, signs, rows, k, r, [&](int l, int c, uint32_t m, const uint32_t * sw, uint32_t pos) {
