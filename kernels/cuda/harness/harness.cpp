@@ -88,6 +88,23 @@ void warp_reduce_max(float x[W]) {
     }
 }
 
+// A row's start, for the loops below: its presence words, and each of T
+// threads' sign words and cursor (all the same: bitcos_cuda_row_signs).
+template <int T> struct row_start {
+    int              nchunks;
+    const uint32_t * bm;
+    uint32_t         cur[T];
+    const uint32_t * sw[T];
+
+    row_start(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, int k, int r) :
+        nchunks(k / BITCOS_CUDA_CHUNK),
+        bm(bitmap + (size_t) r * nchunks) {
+        for (int t = 0; t < T; ++t) {
+            sw[t] = bitcos_cuda_row_signs(signs, rows[r], cur[t]);
+        }
+    }
+};
+
 // The caller's loop of bitcos_cuda.cuh over one row, thread by thread, with NW
 // warps per row: per step of 32*NW chunks the presence words, each warp's scan
 // of their popcounts, the warps' totals (lane 31's inclusive prefix) summed
@@ -97,14 +114,12 @@ void warp_reduce_max(float x[W]) {
 // row) share it, as their __global__ kernels share bitcos_cuda_row_threads.
 template <int NW, typename Step>
 void row_threads(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, int k, int r, Step step) {
-    constexpr int    T       = NW * W;
-    const int        nchunks = k / BITCOS_CUDA_CHUNK;
-    const uint32_t * bm      = bitmap + (size_t) r * nchunks;
-    uint32_t         cur[T];
-    const uint32_t * sw[T];
-    for (int t = 0; t < T; ++t) {
-        sw[t] = bitcos_cuda_row_signs(signs, rows[r], cur[t]);
-    }
+    constexpr int     T = NW * W;
+    row_start<T>      rs(bitmap, signs, rows, k, r);
+    const int         nchunks = rs.nchunks;
+    const uint32_t *  bm      = rs.bm;
+    uint32_t *        cur     = rs.cur;
+    const uint32_t ** sw      = rs.sw;
     for (int c0 = 0; c0 < nchunks; c0 += T) {
         uint32_t m[T];
         int      pc[T], incl[T];
@@ -144,14 +159,12 @@ void row_lanes(const uint32_t * bitmap, const uint32_t * signs, const int32_t * 
 // lane's run in order, the lane's cursor advancing by the chunk's popcount.
 template <typename Step>
 void row_segments(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, int k, int r, Step step) {
-    constexpr int    S       = BITCOS_CUDA_SEG;
-    const int        nchunks = k / BITCOS_CUDA_CHUNK;
-    const uint32_t * bm      = bitmap + (size_t) r * nchunks;
-    uint32_t         cur[W];
-    const uint32_t * sw[W];
-    for (int l = 0; l < W; ++l) {
-        sw[l] = bitcos_cuda_row_signs(signs, rows[r], cur[l]);
-    }
+    constexpr int     S = BITCOS_CUDA_SEG;
+    row_start<W>      rs(bitmap, signs, rows, k, r);
+    const int         nchunks = rs.nchunks;
+    const uint32_t *  bm      = rs.bm;
+    uint32_t *        cur     = rs.cur;
+    const uint32_t ** sw      = rs.sw;
     for (int s0 = 0; s0 < nchunks; s0 += W * S) {
         const int n = std::min(W * S, nchunks - s0);
         int       c0[W], cnt[W], pc[W], incl[W];
@@ -188,13 +201,11 @@ void row_segments(const uint32_t * bitmap, const uint32_t * signs, const int32_t
 // for the lane's chunk of the first step, then of the second.
 template <typename Step>
 void row_pairs(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, int k, int r, Step step) {
-    const int        nchunks = k / BITCOS_CUDA_CHUNK;
-    const uint32_t * bm      = bitmap + (size_t) r * nchunks;
-    uint32_t         cur[W];
-    const uint32_t * sw[W];
-    for (int l = 0; l < W; ++l) {
-        sw[l] = bitcos_cuda_row_signs(signs, rows[r], cur[l]);
-    }
+    row_start<W>      rs(bitmap, signs, rows, k, r);
+    const int         nchunks = rs.nchunks;
+    const uint32_t *  bm      = rs.bm;
+    uint32_t *        cur     = rs.cur;
+    const uint32_t ** sw      = rs.sw;
     for (int c0 = 0; c0 < nchunks; c0 += 2 * W) {
         uint32_t m0[W], m1[W];
         int      pc0[W], pc1[W], incl[W];
