@@ -14,13 +14,12 @@ t0=$(date +%s)
 echo "== +$(( $(date +%s) - t0 ))s nvcc (sm_$arch, as ggml-cuda builds: fast math, extended lambdas)"
 s="$work/src/ggml"
 nvcc -O3 -std=c++17 -arch="sm_$arch" -use_fast_math --extended-lambda -DGGML_BITCOS_CUDA_VARIANTS -Xptxas=-v \
+  -include "$here/kernels/cuda/microbench/pdl_stub.h" \
   -I"$s/include" -I"$s/src" -I"$s/src/ggml-cuda" "$here/kernels/cuda/microbench/mmv_bench.cu" -o "$work/mmv_bench" \
   -Xlinker --unresolved-symbols=ignore-all > "$work/nvcc.log" 2>&1 || { tail -n 40 "$work/nvcc.log"; exit 1; }
-echo "-- registers of the one-column mat-vecs (ptxas -v)"
-grep -E -A4 "Compiling entry function '_Z(18mul_mat_vec_bitcos|24mul_mat_vec_bitcos_pairs)" "$work/nvcc.log" |
-  grep -oE "(bitcos|pairs)ILi[0-9]ELb[01]ELb[01]ELi1ELb[01]|Used [0-9]+ registers|[0-9]+ bytes spill stores" | paste -sd' ' |
-  sed -E 's/ (bitcos|pairs)I/\n\1I/g'
 echo "== +$(( $(date +%s) - t0 ))s run"
 "$work/mmv_bench"
+echo "== +$(( $(date +%s) - t0 ))s the variants' registers and loop instructions (sass.sh)"
+"$here/kernels/cuda/microbench/sass.sh" "$work/src" "$arch"
 echo "== +$(( $(date +%s) - t0 ))s done"
 rm -rf "$work"

@@ -6,7 +6,8 @@
 # geometry), with the loop's global and shared loads. On an H200 the mat-vec
 # was bound by its per-weight work, so these counts are the first thing a
 # change to it should move. Debian's nvidia-cuda-toolkit (11.8, non-free)
-# is enough: ggml's PDL calls, which need CUDA 12, are stubbed out below 12.
+# is enough: ggml's PDL calls, which need CUDA 12, are stubbed below 12
+# (pdl_stub.h).
 #   kernels/cuda/microbench/sass.sh LLAMA_SRC [ARCH]
 # LLAMA_SRC: a llama.cpp tree with patches/series applied; ARCH default 90.
 set -euo pipefail
@@ -16,14 +17,7 @@ arch="${2:-90}"
 command -v nvcc > /dev/null && command -v cuobjdump > /dev/null || { echo "sass.sh: needs nvcc and cuobjdump" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-extra=()
-if [ "$(nvcc --version | sed -n 's/.*release \([0-9]*\)\..*/\1/p')" -lt 12 ]; then
-  # CUDA 11 lacks these (ggml-cuda's common.cuh calls them on sm_90): stubs, for a compile only
-  printf '%s\n' '#include <cuda_runtime.h>' \
-    'static __device__ __forceinline__ void cudaGridDependencySynchronize() {}' \
-    'static __device__ __forceinline__ void cudaTriggerProgrammaticLaunchCompletion() {}' > "$work/pdl.h"
-  extra=(-include "$work/pdl.h")
-fi
+extra=(-include "$here/kernels/cuda/microbench/pdl_stub.h") # CUDA 11: ggml's PDL calls stubbed
 s="$src/ggml"
 nvcc -O3 -std=c++17 -arch="sm_$arch" -use_fast_math --extended-lambda -DGGML_BITCOS_CUDA_VARIANTS -Xptxas=-v "${extra[@]}" \
   -I"$s/include" -I"$s/src" -I"$s/src/ggml-cuda" "$here/kernels/cuda/microbench/mmv_bench.cu" -cubin -o "$work/mmv.cubin" \
