@@ -503,9 +503,9 @@ __global__ void bitcos_check_pairs(const uint32_t * bitmap, const uint32_t * sig
     const half * d16_r = d16 + (size_t) blockIdx.x * (k / 256);
     const float d32v = bitcos_cuda_row_d32(d16_r, d32);
     float sumf = bitcos_cuda_vec_dot_chunk_staged(0.0f, bitcos_cuda_table, m0, sw, bitcos_cuda_pair_pos0(cur, incl, pc0),
-        (const uint32_t *) staged, nchunks, lane, bitcos_cuda_scale(d16_r, BITCOS_CUDA_SCALE_SHIFT_256, d32v, lane));
+        (const uint32_t *) staged, nchunks, lane, lane, bitcos_cuda_scale(d16_r, BITCOS_CUDA_SCALE_SHIFT_256, d32v, lane));
     sumf = bitcos_cuda_vec_dot_chunk_staged(sumf, bitcos_cuda_table, m1, sw, bitcos_cuda_pair_pos1(cur, incl, incl, pc1),
-        (const uint32_t *) staged, nchunks, lane + 32, bitcos_cuda_scale(d16_r, BITCOS_CUDA_SCALE_SHIFT_256, d32v, lane + 32));
+        (const uint32_t *) staged, nchunks, lane + 32, lane, bitcos_cuda_scale(d16_r, BITCOS_CUDA_SCALE_SHIFT_256, d32v, lane + 32));
     out[blockIdx.x * 32 + lane] = sumf + (float) bitcos_cuda_pair_next(cur, incl);
 }
 __global__ void bitcos_check_q2_0(const uint32_t * bitmap, const uint32_t * signs, const int32_t * rows, const half * d16,

@@ -386,17 +386,21 @@ static __device__ __forceinline__ void bitcos_cuda_stage_chunk(uint32_t * col, c
     memcpy(col + 8 * nchunks + c, &d8, sizeof(d8));
 }
 
-// bitcos_cuda_vec_dot_chunk on staged column col (chunk c's quants and scale).
+// bitcos_cuda_vec_dot_chunk on staged column col (chunk c's quants and scale),
+// lane l's chunk c of a step: c - l a multiple of 8, so slot(c, h) is
+// 2*(c - l) + slot(l, h) and a caller's loop keeps slot(l, h) in a register.
 static __device__ __forceinline__ float bitcos_cuda_vec_dot_chunk_staged(const float sumf, const uint32_t * table,
                                                                          const uint32_t m, const uint32_t * sw,
                                                                          const uint32_t pos, const uint32_t * col,
-                                                                         const int nchunks, const int c, const float d_w) {
+                                                                         const int nchunks, const int c, const int l,
+                                                                         const float d_w) {
 #if BITCOS_CUDA_MUTATE_STAGE == 1
+    (void) l;
     const int4 lo = ((const int4 *) col)[2 * c];
     const int4 hi = ((const int4 *) col)[2 * c + 1];
 #else
-    const int4 lo = ((const int4 *) col)[bitcos_cuda_staged_slot(c, 0)];
-    const int4 hi = ((const int4 *) col)[bitcos_cuda_staged_slot(c, 1)];
+    const int4 lo = ((const int4 *) col)[2 * (c - l) + bitcos_cuda_staged_slot(l, 0)];
+    const int4 hi = ((const int4 *) col)[2 * (c - l) + bitcos_cuda_staged_slot(l, 1)];
 #endif
     const int  q[8] = { lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w };
     float      d_8;

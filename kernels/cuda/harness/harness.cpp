@@ -278,8 +278,11 @@ float row_dot(const uint32_t * bitmap, const uint32_t * signs, const int32_t * r
         const int               nchunks = k / BITCOS_CUDA_CHUNK;
         const std::vector<int4> col     = stage_column(y, nchunks);
         row_pairs(bitmap, signs, rows, k, r, [&](int l, int c, uint32_t m, const uint32_t * sw, uint32_t pos) {
+            if ((c - l) % 8 != 0) {
+                die("a staged chunk read by a lane whose offset from it is not a multiple of 8");
+            }
             sumf[l] = bitcos_cuda_vec_dot_chunk_staged(sumf[l], bitcos_cuda_table, m, sw, pos,
-                                                       (const uint32_t *) col.data(), nchunks, c,
+                                                       (const uint32_t *) col.data(), nchunks, c, l,
                                                        bitcos_cuda_scale(d16_r, shift, bitcos_cuda_row_d32(d16_r, d32), c));
         });
     } else if (BITCOS_CUDA_MMV_SEGMENTS) {
