@@ -19,6 +19,7 @@
 #      us/run, and GB/s from the weight's bytes
 #   3. llama-bench -p 512 -n 128 -r 3, the 2B shape: a Q2_0 file, BITCOS from
 #      TQ2_0 by default, BITCOS native, BITCOS from I2_S (f32 scale) by default
+#      and with the y4s mat-vec
 #   4. per other variant: the one-column perf cases
 #   5. step 3 for the 8B shape (Q2_0 file, BITCOS default, BITCOS native)
 #   6. compute-sanitizer memcheck over step 1's cases
@@ -148,6 +149,8 @@ round2b() {
   bench "BITCOS (TQ2_0) default" -- "$m/2b-bc.gguf"
   bench "BITCOS (TQ2_0) native" GGML_BITCOS_DEVICE_LAYOUT=native -- "$m/2b-bc.gguf"
   bench "BITCOS (I2_S, f32 scale) default" -- "$m/2b-bc-i2s.gguf"
+  # the candidate default for f32 scales: the paired mat-vec on staged activations
+  [ "$backend" = cpu ] || bench "BITCOS (I2_S, f32 scale) default, y4s" GGML_BITCOS_CUDA_MMV=y4s -- "$m/2b-bc-i2s.gguf"
 }
 step "3. llama-bench -p 512 -n 128 -r 3 (t/s), 2B shape, round 1"
 left && round2b
