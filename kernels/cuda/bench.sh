@@ -21,7 +21,8 @@
 #      TQ2_0 by default, BITCOS native, BITCOS from I2_S (f32 scale) by default
 #      and with the y4s mat-vec
 #   4. per other variant: the one-column perf cases
-#   5. step 3 for the 8B shape (Q2_0 file, BITCOS default, BITCOS native)
+#   5. step 3 for the 8B shape (Q2_0 file, BITCOS default, BITCOS native, and
+#      native with y4s)
 #   6. compute-sanitizer memcheck over step 1's cases
 #   7-8. step 3 again (round 2, alternated with round 1), BITCOS native per
 #      other variant; step 1's cases per other variant
@@ -166,6 +167,7 @@ if left; then
   bench "8B Q2_0 file" -- "$m/8b-q2.gguf"
   bench "8B BITCOS default" -- "$m/8b-bc.gguf"
   bench "8B BITCOS native" GGML_BITCOS_DEVICE_LAYOUT=native -- "$m/8b-bc.gguf"
+  [ "$backend" = cpu ] || bench "8B BITCOS native, y4s" GGML_BITCOS_DEVICE_LAYOUT=native GGML_BITCOS_CUDA_MMV=y4s -- "$m/8b-bc.gguf"
   bench "8B Q2_0 file (again)" -- "$m/8b-q2.gguf"
 fi
 
