@@ -266,7 +266,8 @@ static __device__ __forceinline__ uint32_t bitcos_cuda_signs32(const uint32_t * 
 // its signs from bit pos of sw, the chunk's 32 quants as 8 ints q (4 each).
 // Per nibble g of m: the table entry of (nibble, its next 4 signs), one dp4a,
 // then the signs move on by the nibble's popcount. Written for few
-// instructions (the mat-vec is bound by them on an H200): x = nibble * 4 comes
+// instructions (on an H200 the mat-vec's per-weight work, not its bytes, set
+// its time; kernels/cuda/microbench/sass.sh counts them): x = nibble * 4 comes
 // from one shift and mask of m, and each half of the chunk (16 weights, at
 // most 16 signs) has its own window, shifted left by 6, so that the entry's
 // byte offset (nibble | signs << 4) * 4 is one LOP3 of x and the window, and
