@@ -45,8 +45,10 @@ func TestCudaGlueHipcc(t *testing.T) {
 		b, err := hipccCmd(hipcc, a...).CombinedOutput()
 		return string(b), err
 	}
-	// bitcos.cu also as the variant build of kernels/cuda/bench.sh (every mat-vec variant)
+	// bitcos.cu also as the variant build of kernels/cuda/bench.sh (every mat-vec
+	// variant), and kernels/cuda/microbench's timer of the variants
 	variants := "-DGGML_BITCOS_CUDA_VARIANTS"
+	microbench := cudaMicrobench(t)
 	for _, c := range []struct{ file, side, defs string }{
 		{"bitcos.cu", "--cuda-device-only", ""},
 		{"bitcos.cu", "--cuda-host-only", ""},
@@ -54,8 +56,15 @@ func TestCudaGlueHipcc(t *testing.T) {
 		{"bitcos.cu", "--cuda-host-only", variants},
 		{"ggml-cuda.cu", "--cuda-device-only", ""},
 		{"ggml-cuda.cu", "--cuda-host-only", ""},
+		// the microbench uses the mat-vecs only: the other static kernels go unused
+		{microbench, "--cuda-device-only", variants + " -Wno-unused-function"},
+		{microbench, "--cuda-host-only", variants + " -Wno-unused-function"},
 	} {
-		out, err := compile(filepath.Join(cudaDir, c.file), c.side, strings.Fields(c.defs)...)
+		f := c.file
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(cudaDir, f)
+		}
+		out, err := compile(f, c.side, strings.Fields(c.defs)...)
 		if err != nil {
 			t.Fatalf("hipcc %s %s %s: %v\n%s", c.side, c.defs, c.file, err, tail(out, 4000))
 		}
@@ -65,7 +74,7 @@ func TestCudaGlueHipcc(t *testing.T) {
 	}
 
 	cudaGlueBrokenCopyFails(t, cudaDir, dir, func(file string) (string, error) { return compile(file, "--cuda-device-only") })
-	t.Logf("patch 0016: bitcos.cu (default and variant builds) and ggml-cuda.cu compile as HIP (gfx906, host and device) without a warning in a BITCOS file; a broken copy fails")
+	t.Logf("patch 0016: bitcos.cu (default and variant builds), ggml-cuda.cu and the microbench compile as HIP (gfx906, host and device) without a warning in a BITCOS file; a broken copy fails")
 }
 
 // cudaGlueWarning: a warning or error in a BITCOS file, as gcc/clang
@@ -98,6 +107,16 @@ func cudaGlueSrc(t *testing.T, tool string) (src, cudaDir string) {
 		}
 	}
 	return src, cudaDir
+}
+
+// cudaMicrobench: kernels/cuda/microbench/mmv_bench.cu, absolute.
+func cudaMicrobench(t *testing.T) string {
+	t.Helper()
+	f, err := filepath.Abs(filepath.Join("cuda", "microbench", "mmv_bench.cu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 // cudaGlueBrokenCopyFails: the compile reaches the glue. A copy of bitcos.cu
@@ -154,12 +173,18 @@ func TestCudaGlueNvcc(t *testing.T) {
 		b, err := exec.Command(nvcc, a...).CombinedOutput()
 		return string(b), err
 	}
+	microbench := cudaMicrobench(t)
 	for _, c := range []struct{ file, defs string }{
 		{"bitcos.cu", ""},
 		{"bitcos.cu", "-DGGML_BITCOS_CUDA_VARIANTS"},
 		{"ggml-cuda.cu", ""},
+		{microbench, "-DGGML_BITCOS_CUDA_VARIANTS"},
 	} {
-		out, err := compile(filepath.Join(cudaDir, c.file), strings.Fields(c.defs)...)
+		f := c.file
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(cudaDir, f)
+		}
+		out, err := compile(f, strings.Fields(c.defs)...)
 		if err != nil {
 			t.Fatalf("nvcc %s %s: %v\n%s", c.defs, c.file, err, tail(out, 4000))
 		}
@@ -168,7 +193,7 @@ func TestCudaGlueNvcc(t *testing.T) {
 		}
 	}
 	cudaGlueBrokenCopyFails(t, cudaDir, dir, func(file string) (string, error) { return compile(file) })
-	t.Logf("patch 0016: bitcos.cu (default and variant builds) and ggml-cuda.cu compile with nvcc for sm_90 without a warning in a BITCOS file; a broken copy fails")
+	t.Logf("patch 0016: bitcos.cu (default and variant builds), ggml-cuda.cu and the microbench compile with nvcc for sm_90 without a warning in a BITCOS file; a broken copy fails")
 }
 
 func tail(s string, n int) string {

@@ -11,7 +11,8 @@
 // weight's bytes (bitmap, signs, scales, row index). A plain read of the same
 // bytes (uint4 loads, one pass) gives the achievable rate at that size. The
 // variants' results must agree (another float order: within 1e-4 of the
-// largest |result|), else the shape's line says so.
+// largest |result|; the same order, as the paired variants and w1: bit for
+// bit), else the variant's line says so.
 
 #include "bitcos-kernels.cuh"
 
@@ -24,6 +25,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -44,6 +46,7 @@ struct shape {
 struct variant {
     const char * name;
     void (*run)(const bitcos_cuda_mmv_launch &);
+    const char * order; // variants of one float order must agree bit for bit (fused: not compared)
 };
 
 template <int nwarps, bool seg, bool shared_table, bool fused>
@@ -57,18 +60,18 @@ void run_pairs(const bitcos_cuda_mmv_launch & l) {
 }
 
 const variant variants[] = {
-    { "w4s", run_variant<4, false, true, false> }, { "w4g", run_variant<4, false, false, false> },
-    { "w1s", run_variant<1, false, true, false> }, { "w1g", run_variant<1, false, false, false> },
-    { "w2s", run_variant<2, false, true, false> }, { "w8s", run_variant<8, false, true, false> },
-    { "s1s", run_variant<1, true, true, false> },  { "s1g", run_variant<1, true, false, false> },
-    // the paired geometry: activations staged (y) or not (p), 4 or 8 rows per block
-    { "y4s", run_pairs<4, true, true, false> },    { "y4g", run_pairs<4, true, false, false> },
-    { "y8s", run_pairs<8, true, true, false> },    { "y8g", run_pairs<8, true, false, false> },
-    { "p4g", run_pairs<4, false, false, false> },
+    { "w4s", run_variant<4, false, true, false>, "w4" },    { "w4g", run_variant<4, false, false, false>, "w4" },
+    { "w1s", run_variant<1, false, true, false>, "w1" },    { "w1g", run_variant<1, false, false, false>, "w1" },
+    { "w2s", run_variant<2, false, true, false>, "w2" },    { "w8s", run_variant<8, false, true, false>, "w8" },
+    { "s1s", run_variant<1, true, true, false>, "s1" },     { "s1g", run_variant<1, true, false, false>, "s1" },
+    // the paired geometry (the one-warp order): activations staged (y) or not (p), 4 or 8 rows per block
+    { "y4s", run_pairs<4, true, true, false>, "w1" },       { "y4g", run_pairs<4, true, false, false>, "w1" },
+    { "y8s", run_pairs<8, true, true, false>, "w1" },       { "y8g", run_pairs<8, true, false, false>, "w1" },
+    { "p4g", run_pairs<4, false, false, false>, "w1" },
     // fused gate/up/GLU (the gate is the same weight): two rows' worth per row
-    { "w4s+glu", run_variant<4, false, true, true> }, { "w1s+glu", run_variant<1, false, true, true> },
-    { "w1g+glu", run_variant<1, false, false, true> }, { "y4g+glu", run_pairs<4, true, false, true> },
-    { "y8s+glu", run_pairs<8, true, true, true> },
+    { "w4s+glu", run_variant<4, false, true, true>, nullptr }, { "w1s+glu", run_variant<1, false, true, true>, nullptr },
+    { "w1g+glu", run_variant<1, false, false, true>, nullptr }, { "y4g+glu", run_pairs<4, true, false, true>, nullptr },
+    { "y8s+glu", run_pairs<8, true, true, true>, nullptr },
 };
 
 // a plain read of n 16-byte words (the achievable rate at this size)
@@ -173,11 +176,20 @@ void run_shape(const shape & s, cudaStream_t stream) {
            1.0 - 8.0 * sign_bytes / ((double) s.rows * s.k));
 
     std::vector<float> ref(s.rows), got(s.rows);
+    std::map<std::string, std::vector<float>> by_order; // the first result of each float order
     for (const variant & v : variants) {
         const bool fused = strstr(v.name, "+glu") != nullptr;
         const float us   = time_us(stream, [&] { v.run(l); });
         CUDA_CHECK(cudaMemcpy(got.data(), dst, s.rows * sizeof(float), cudaMemcpyDeviceToHost));
         std::string note;
+        if (v.order != nullptr) {
+            const auto same = by_order.find(v.order);
+            if (same == by_order.end()) {
+                by_order[v.order] = got;
+            } else if (memcmp(same->second.data(), got.data(), got.size() * sizeof(float)) != 0) {
+                note = std::string("  BITS DIFFER from the first variant of order ") + v.order;
+            }
+        }
         if (v.run == variants[0].run) {
             ref = got;
         } else if (!fused) {
@@ -187,7 +199,7 @@ void run_shape(const shape & s, cudaStream_t stream) {
                 dmax = fmaxf(dmax, fabsf(ref[r] - got[r]));
             }
             if (dmax > 1e-4f * amax) {
-                note = "  RESULTS DIFFER from w4s by " + std::to_string(dmax / amax) + " of the largest";
+                note += "  RESULTS DIFFER from w4s by " + std::to_string(dmax / amax) + " of the largest";
             }
         }
         printf("  %-8s %9.2f us %8.1f GB/s%s\n", v.name, us, (fused ? 2 : 1) * bytes / us / 1e3, note.c_str());
