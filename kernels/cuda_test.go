@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -70,6 +71,8 @@ var cudaGeometries = []struct {
 	{"segments", CudaMmv{Warps: 1, Segments: true}, []string{"-DBITCOS_CUDA_MMV_SEGMENTS=1"}},
 	{"pairs,staged", CudaMmv{Warps: 1}, []string{"-DBITCOS_CUDA_MMV_PAIRS=1"}},
 	{"pairs", CudaMmv{Warps: 1}, []string{"-DBITCOS_CUDA_MMV_PAIRS=2"}},
+	{"pairs,staged,16 table copies", CudaMmv{Warps: 1}, []string{"-DBITCOS_CUDA_MMV_PAIRS=1", "-DBITCOS_CUDA_TABLE_COPIES=16"}},
+	{"pairs,staged,32 table copies", CudaMmv{Warps: 1}, []string{"-DBITCOS_CUDA_MMV_PAIRS=1", "-DBITCOS_CUDA_TABLE_COPIES=32"}},
 }
 
 // cudaCase: a BITCOS matrix from the real encoder, ncols activation columns
@@ -378,7 +381,8 @@ func cudaKernelHarness(t *testing.T, cases []*cudaCase, g CudaMmv, defs []string
 // warps of its row's step, with 4 warps per row; =4: a lane's cursor stays put
 // along its run, in the segmented geometry; =5: the second step of a pair
 // leaves out the first's total, in the paired geometry), staged quants read
-// without their swizzle (BITCOS_CUDA_MUTATE_STAGE=1) and another float order
+// without their swizzle (BITCOS_CUDA_MUTATE_STAGE=1), a table kept in 32
+// copies read with half its stride (BITCOS_CUDA_MUTATE_TABLE=1) and another float order
 // (BITCOS_CUDA_MUTATE_ORDER=1: fmaf), in the default geometry and the others.
 // Row lengths up to 9216 take the segmented and paired geometries past one step.
 func TestCudaBrokenKernelFails(t *testing.T) {
@@ -404,8 +408,9 @@ func TestCudaBrokenKernelFails(t *testing.T) {
 		{"-DBITCOS_CUDA_MUTATE_CURSOR=5", CudaMmv{Warps: 1}, pairs, false},
 		{"-DBITCOS_CUDA_MUTATE_STAGE=1", CudaMmv{Warps: 1}, pairs, false},
 		{"-DBITCOS_CUDA_MUTATE_ORDER=1", CudaMmv{Warps: 1}, pairs, false},
+		{"-DBITCOS_CUDA_MUTATE_TABLE=1 -DBITCOS_CUDA_TABLE_COPIES=32", CudaMmv{Warps: 1}, pairs, false},
 	} {
-		defs := []string{tc.def, fmt.Sprintf("-DBITCOS_CUDA_MMV_WARPS=%d", tc.g.Warps)}
+		defs := append(strings.Fields(tc.def), fmt.Sprintf("-DBITCOS_CUDA_MMV_WARPS=%d", tc.g.Warps))
 		if tc.g.Segments {
 			defs = append(defs, "-DBITCOS_CUDA_MMV_SEGMENTS=1")
 		}

@@ -19,10 +19,10 @@
 #      us/run, and GB/s from the weight's bytes
 #   3. llama-bench -p 512 -n 128 -r 3, the 2B shape: a Q2_0 file, BITCOS from
 #      TQ2_0 by default, BITCOS native, BITCOS from I2_S (f32 scale) by default
-#      and with the y4s mat-vec
+#      and with the y8r mat-vec
 #   4. per other variant: the one-column perf cases
 #   5. step 3 for the 8B shape (Q2_0 file, BITCOS default, BITCOS native, and
-#      native with y4s)
+#      native with y8r)
 #   6. compute-sanitizer memcheck over step 1's cases
 #   7-8. step 3 again (round 2, alternated with round 1), BITCOS native per
 #      other variant; step 1's cases per other variant
@@ -39,8 +39,10 @@ results="${2:-${OUT:-.}/bench.txt}"
 backend="${BENCH_BACKEND:-cuda}"
 budget="${BENCH_BUDGET:-530}"
 # the first: the build's default (BITCOS_CUDA_MMV_WARPS 1, table in global memory); then the
-# paired geometry (y: activations staged in shared memory, p: not), then the older geometries
-variants=(w1g y4s y8s y4g y8g p4g w1s w4s w4g w2s w8s s1s s1g)
+# paired geometry (y: activations staged in shared memory, p: not; the table in 32, 16 or 1
+# shared copies or global memory: r, h, s, g), in the order docs/studies/cuda-lsu predicts
+# them fastest; then the older geometries
+variants=(w1g y8r y8h y8s y4r y4s y4g y8g p4g w1s w4s w4g w2s w8s s1s s1g)
 jobs=$(nproc)
 work=$(mktemp -d)
 t0=$(date +%s)
@@ -151,7 +153,7 @@ round2b() {
   bench "BITCOS (TQ2_0) native" GGML_BITCOS_DEVICE_LAYOUT=native -- "$m/2b-bc.gguf"
   bench "BITCOS (I2_S, f32 scale) default" -- "$m/2b-bc-i2s.gguf"
   # the candidate default for f32 scales: the paired mat-vec on staged activations
-  [ "$backend" = cpu ] || bench "BITCOS (I2_S, f32 scale) default, y4s" GGML_BITCOS_CUDA_MMV=y4s -- "$m/2b-bc-i2s.gguf"
+  [ "$backend" = cpu ] || bench "BITCOS (I2_S, f32 scale) default, y8r" GGML_BITCOS_CUDA_MMV=y8r -- "$m/2b-bc-i2s.gguf"
 }
 step "3. llama-bench -p 512 -n 128 -r 3 (t/s), 2B shape, round 1"
 left && round2b
@@ -167,7 +169,7 @@ if left; then
   bench "8B Q2_0 file" -- "$m/8b-q2.gguf"
   bench "8B BITCOS default" -- "$m/8b-bc.gguf"
   bench "8B BITCOS native" GGML_BITCOS_DEVICE_LAYOUT=native -- "$m/8b-bc.gguf"
-  [ "$backend" = cpu ] || bench "8B BITCOS native, y4s" GGML_BITCOS_DEVICE_LAYOUT=native GGML_BITCOS_CUDA_MMV=y4s -- "$m/8b-bc.gguf"
+  [ "$backend" = cpu ] || bench "8B BITCOS native, y8r" GGML_BITCOS_DEVICE_LAYOUT=native GGML_BITCOS_CUDA_MMV=y8r -- "$m/8b-bc.gguf"
   bench "8B Q2_0 file (again)" -- "$m/8b-q2.gguf"
 fi
 

@@ -80,6 +80,7 @@
 // fmaf instead of the rounded multiply and add (mat-vec). MUTATE_GEOMETRY 1 = the
 // mat-vec's y offset leaves out the grid's z (samples, or tokens). MUTATE_STAGE
 // 1 = the staged quants are read without the swizzle they were written with.
+// MUTATE_TABLE 1 = a table kept in copies is read with half its stride.
 #ifndef BITCOS_CUDA_MUTATE_CURSOR
 #define BITCOS_CUDA_MUTATE_CURSOR 0
 #endif
@@ -91,6 +92,9 @@
 #endif
 #ifndef BITCOS_CUDA_MUTATE_STAGE
 #define BITCOS_CUDA_MUTATE_STAGE 0
+#endif
+#ifndef BITCOS_CUDA_MUTATE_TABLE
+#define BITCOS_CUDA_MUTATE_TABLE 0
 #endif
 
 // Warps per row of the mat-vec: a thread block of this many warps takes one
@@ -116,6 +120,12 @@
 // q8_1 blocks themselves (the p variant).
 #ifndef BITCOS_CUDA_MMV_PAIRS
 #define BITCOS_CUDA_MMV_PAIRS 0
+#endif
+
+// The harness's paired geometry reads the nibble table in this many
+// interleaved copies (bitcos_cuda_table_copies_entry; 1, 16 or 32).
+#ifndef BITCOS_CUDA_TABLE_COPIES
+#define BITCOS_CUDA_TABLE_COPIES 1
 #endif
 
 #define BITCOS_CUDA_SEG   8    // segmented geometry: at most this many chunks per lane and step
@@ -273,18 +283,30 @@ static __device__ __forceinline__ uint32_t bitcos_cuda_signs32(const uint32_t * 
 // byte offset (nibble | signs << 4) * 4 is one LOP3 of x and the window, and
 // the window moves by popcount(x) = popcount(nibble). The halves' windows
 // come from the same two aligned words (bits pos .. pos + 47 at most).
+// copies > 1: table is a lane's view of a table kept in that many interleaved
+// copies (bitcos_cuda_table_copies), entry e at word copies*e of it.
+template <int copies = 1>
 static __device__ __forceinline__ int bitcos_cuda_chunk_sumi(const uint32_t * table, const uint32_t m, const uint32_t * sw,
                                                             const uint32_t pos, const int * q) {
+    static_assert(copies == 1 || copies == 16 || copies == 32, "the nibble table: 1, 16 or 32 copies");
+    // the entry's byte offset in the copies, (nibble | signs << 4) * 4 * copies,
+    // comes out of one LOP3: the nibble and the window are pre-shifted by k more
+    constexpr int    k    = copies == 32 ? 5 : copies == 16 ? 4 : 0;
     const uint32_t * p    = sw + (pos >> 5);
     const uint64_t   w64  = (uint64_t) p[1] << 32 | p[0];
     const uint32_t   sh   = pos & 31u;
-    uint32_t         win[2] = { (uint32_t) (w64 >> sh) << 6, (uint32_t) (w64 >> (sh + (uint32_t) __popc(m & 0xffffu))) << 6 };
+    uint32_t         win[2] = { (uint32_t) (w64 >> sh) << (6 + k),
+                                (uint32_t) (w64 >> (sh + (uint32_t) __popc(m & 0xffffu))) << (6 + k) };
     int              sumi = 0;
 #pragma unroll
     for (int g = 0; g < BITCOS_CUDA_CHUNK / 4; ++g) {
-        const uint32_t x   = (g == 0 ? m << 2 : m >> (4 * g - 2)) & 0x3cu;  // nibble * 4
-        const uint32_t off = x | (win[g >> 2] & 0x3c0u);                     // entry * 4
+        const uint32_t x   = (4 * g < 2 + k ? m << (2 + k - 4 * g) : m >> (4 * g - 2 - k)) & (0x3cu << k);  // nibble * 4 << k
+        const uint32_t off = x | (win[g >> 2] & (0x3c0u << k));                                        // entry * 4 << k
+#if BITCOS_CUDA_MUTATE_TABLE == 1
+        sumi = BITCOS_CUDA_DP4A(*(const int *) ((const char *) table + (copies > 1 ? off / 2 : off)), q[g], sumi);
+#else
         sumi = BITCOS_CUDA_DP4A(*(const int *) ((const char *) table + off), q[g], sumi);
+#endif
 #if BITCOS_CUDA_MUTATE_CURSOR == 1
         win[g >> 2] >>= 4;
 #else
@@ -390,6 +412,7 @@ static __device__ __forceinline__ void bitcos_cuda_stage_chunk(uint32_t * col, c
 // bitcos_cuda_vec_dot_chunk on staged column col (chunk c's quants and scale),
 // lane l's chunk c of a step: c - l a multiple of 8, so slot(c, h) is
 // 2*(c - l) + slot(l, h) and a caller's loop keeps slot(l, h) in a register.
+template <int copies = 1>
 static __device__ __forceinline__ float bitcos_cuda_vec_dot_chunk_staged(const float sumf, const uint32_t * table,
                                                                          const uint32_t m, const uint32_t * sw,
                                                                          const uint32_t pos, const uint32_t * col,
@@ -406,7 +429,24 @@ static __device__ __forceinline__ float bitcos_cuda_vec_dot_chunk_staged(const f
     const int  q[8] = { lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w };
     float      d_8;
     memcpy(&d_8, col + 8 * nchunks + c, sizeof(d_8));
-    return bitcos_cuda_chunk_acc(sumf, bitcos_cuda_chunk_sumi(table, m, sw, pos, q), d_w, d_8);
+    return bitcos_cuda_chunk_acc(sumf, bitcos_cuda_chunk_sumi<copies>(table, m, sw, pos, q), d_w, d_8);
+}
+
+// The nibble table in shared memory in `copies` interleaved copies (16 or 32:
+// the glue's h and r variants): entry e of copy k at word copies*e + k, lane
+// l reading copy l % copies, so a warp's lookups meet in a bank only when two
+// lanes of one copy-class ask for entries of one parity (16) or never (32).
+// The lanes index the table at random; one copy costs a warp several
+// wavefronts per lookup on bank conflicts. Filled 16 bytes at a time: int4 i
+// (0 <= i < 64*copies) holds four copies of entry (4*i) / copies.
+static __device__ __forceinline__ uint32_t bitcos_cuda_table_copies_entry(const int copies, const int i) {
+    return bitcos_cuda_table[4 * i / copies];
+}
+
+// A lane's view of the copies (its copy's entry 0).
+static __device__ __forceinline__ const uint32_t * bitcos_cuda_table_lane(const uint32_t * copies_base, const int copies,
+                                                                          const int lane) {
+    return copies_base + lane % copies;
 }
 
 // Where a mat-vec warp's work lies. The glue launches blocks of warps, one weight

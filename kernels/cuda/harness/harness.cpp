@@ -277,11 +277,18 @@ float row_dot(const uint32_t * bitmap, const uint32_t * signs, const int32_t * r
     } else if (BITCOS_CUDA_MMV_PAIRS == 1) {
         const int               nchunks = k / BITCOS_CUDA_CHUNK;
         const std::vector<int4> col     = stage_column(y, nchunks);
+        constexpr int           copies  = BITCOS_CUDA_TABLE_COPIES;
+        std::vector<uint32_t>   tab(256 * copies);  // the table as the glue's h and r variants fill it
+        for (int i = 0; i < 64 * copies; ++i) {
+            for (int j = 0; j < 4; ++j) {
+                tab[4 * i + j] = copies == 1 ? bitcos_cuda_table[4 * i + j] : bitcos_cuda_table_copies_entry(copies, i);
+            }
+        }
         row_pairs(bitmap, signs, rows, k, r, [&](int l, int c, uint32_t m, const uint32_t * sw, uint32_t pos) {
             if ((c - l) % 8 != 0) {
                 die("a staged chunk read by a lane whose offset from it is not a multiple of 8");
             }
-            sumf[l] = bitcos_cuda_vec_dot_chunk_staged(sumf[l], bitcos_cuda_table, m, sw, pos,
+            sumf[l] = bitcos_cuda_vec_dot_chunk_staged<copies>(sumf[l], bitcos_cuda_table_lane(tab.data(), copies, l), m, sw, pos,
                                                        (const uint32_t *) col.data(), nchunks, c, l,
                                                        bitcos_cuda_scale(d16_r, shift, bitcos_cuda_row_d32(d16_r, d32), c));
         });

@@ -54,9 +54,9 @@ void run_variant(const bitcos_cuda_mmv_launch & l) {
     bitcos_cuda_mmv_run<nwarps, seg, shared_table, 1, fused>(l);
 }
 
-template <int rows_per_block, bool stage, bool shared_table, bool fused>
+template <int rows_per_block, bool stage, int table, bool fused>
 void run_pairs(const bitcos_cuda_mmv_launch & l) {
-    bitcos_cuda_mmv_pairs_run<rows_per_block, stage, shared_table, 1, fused>(l);
+    bitcos_cuda_mmv_pairs_run<rows_per_block, stage, table, 1, fused>(l);
 }
 
 const variant variants[] = {
@@ -64,14 +64,16 @@ const variant variants[] = {
     { "w1s", run_variant<1, false, true, false>, "w1" },    { "w1g", run_variant<1, false, false, false>, "w1" },
     { "w2s", run_variant<2, false, true, false>, "w2" },    { "w8s", run_variant<8, false, true, false>, "w8" },
     { "s1s", run_variant<1, true, true, false>, "s1" },     { "s1g", run_variant<1, true, false, false>, "s1" },
-    // the paired geometry (the one-warp order): activations staged (y) or not (p), 4 or 8 rows per block
-    { "y4s", run_pairs<4, true, true, false>, "w1" },       { "y4g", run_pairs<4, true, false, false>, "w1" },
-    { "y8s", run_pairs<8, true, true, false>, "w1" },       { "y8g", run_pairs<8, true, false, false>, "w1" },
-    { "p4g", run_pairs<4, false, false, false>, "w1" },
+    // the paired geometry (the one-warp order): activations staged (y) or not (p), 4 or 8 rows per
+    // block, the table in global memory (g) or shared memory in 1, 16 or 32 copies (s, h, r)
+    { "y4s", run_pairs<4, true, 1, false>, "w1" },         { "y4g", run_pairs<4, true, 0, false>, "w1" },
+    { "y8s", run_pairs<8, true, 1, false>, "w1" },         { "y8g", run_pairs<8, true, 0, false>, "w1" },
+    { "y8h", run_pairs<8, true, 16, false>, "w1" },        { "y8r", run_pairs<8, true, 32, false>, "w1" },
+    { "y4r", run_pairs<4, true, 32, false>, "w1" },        { "p4g", run_pairs<4, false, 0, false>, "w1" },
     // fused gate/up/GLU (the gate is the same weight): two rows' worth per row
     { "w4s+glu", run_variant<4, false, true, true>, nullptr }, { "w1s+glu", run_variant<1, false, true, true>, nullptr },
-    { "w1g+glu", run_variant<1, false, false, true>, nullptr }, { "y4g+glu", run_pairs<4, true, false, true>, nullptr },
-    { "y8s+glu", run_pairs<8, true, true, true>, nullptr },
+    { "w1g+glu", run_variant<1, false, false, true>, nullptr }, { "y4g+glu", run_pairs<4, true, 0, true>, nullptr },
+    { "y8s+glu", run_pairs<8, true, 1, true>, nullptr },         { "y8r+glu", run_pairs<8, true, 32, true>, nullptr },
 };
 
 // a plain read of n 16-byte words (the achievable rate at this size)

@@ -30,9 +30,11 @@ cuobjdump -sass "$work/mmv.cubin" | awk -v logf="$work/nvcc.log" '
     v["_Z18mul_mat_vec_bitcosILi4ELb0ELb1ELi1ELb0E"] = "w4s"; v["_Z18mul_mat_vec_bitcosILi4ELb0ELb0ELi1ELb0E"] = "w4g"
     v["_Z18mul_mat_vec_bitcosILi2ELb0ELb1ELi1ELb0E"] = "w2s"; v["_Z18mul_mat_vec_bitcosILi8ELb0ELb1ELi1ELb0E"] = "w8s"
     v["_Z18mul_mat_vec_bitcosILi1ELb1ELb1ELi1ELb0E"] = "s1s"; v["_Z18mul_mat_vec_bitcosILi1ELb1ELb0ELi1ELb0E"] = "s1g"
-    v["_Z24mul_mat_vec_bitcos_pairsILi4ELb1ELb1ELi1ELb0E"] = "y4s"; v["_Z24mul_mat_vec_bitcos_pairsILi4ELb1ELb0ELi1ELb0E"] = "y4g"
-    v["_Z24mul_mat_vec_bitcos_pairsILi8ELb1ELb1ELi1ELb0E"] = "y8s"; v["_Z24mul_mat_vec_bitcos_pairsILi8ELb1ELb0ELi1ELb0E"] = "y8g"
-    v["_Z24mul_mat_vec_bitcos_pairsILi4ELb0ELb0ELi1ELb0E"] = "p4g"
+    v["_Z24mul_mat_vec_bitcos_pairsILi4ELb1ELi1ELi1ELb0E"] = "y4s"; v["_Z24mul_mat_vec_bitcos_pairsILi4ELb1ELi0ELi1ELb0E"] = "y4g"
+    v["_Z24mul_mat_vec_bitcos_pairsILi8ELb1ELi1ELi1ELb0E"] = "y8s"; v["_Z24mul_mat_vec_bitcos_pairsILi8ELb1ELi0ELi1ELb0E"] = "y8g"
+    v["_Z24mul_mat_vec_bitcos_pairsILi4ELb0ELi0ELi1ELb0E"] = "p4g"
+    v["_Z24mul_mat_vec_bitcos_pairsILi8ELb1ELi16ELi1ELb0E"] = "y8h"; v["_Z24mul_mat_vec_bitcos_pairsILi8ELb1ELi32ELi1ELb0E"] = "y8r"
+    v["_Z24mul_mat_vec_bitcos_pairsILi4ELb1ELi32ELi1ELb0E"] = "y4r"
     while ((getline line < logf) > 0) {
       if (match(line, /Compiling entry function .(_Z[A-Za-z0-9_]+)/)) { cur = substr(line, RSTART + 26, RLENGTH - 26) }
       if (cur != "" && match(line, /Used [0-9]+ registers/)) { regs[cur] = substr(line, RSTART + 5, RLENGTH - 15); cur = "" }
