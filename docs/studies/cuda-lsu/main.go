@@ -106,46 +106,33 @@ func lines(addrs []int) int {
 	return len(seen)
 }
 
-// shared4: wavefronts of a 4-byte shared load: the most distinct words any
-// bank is asked for (the same word broadcasts)
-func shared4(words []int) int {
+// conflicts: the most distinct items any of nb bank groups is asked for
+// (item i goes to group i % nb; the same item broadcasts)
+func conflicts(items []int, nb int) int {
 	per := map[int]map[int]bool{}
-	for _, w := range words {
-		b := w % banks
-		if per[b] == nil {
-			per[b] = map[int]bool{}
+	for _, it := range items {
+		g := it % nb
+		if per[g] == nil {
+			per[g] = map[int]bool{}
 		}
-		per[b][w] = true
+		per[g][it] = true
 	}
 	most := 1
 	for _, s := range per {
-		if len(s) > most {
-			most = len(s)
-		}
+		most = max(most, len(s))
 	}
 	return most
 }
 
-// shared16: wavefronts of a 16-byte shared load: each quarter warp (8 lanes)
-// on its own, the most distinct 16-byte slots any group of 4 banks is asked for
+// shared4: wavefronts of a 4-byte shared load of these words
+func shared4(words []int) int { return conflicts(words, banks) }
+
+// shared16: wavefronts of a 16-byte shared load of these 16-byte slots: each
+// quarter warp (8 lanes) on its own, over 8 groups of 4 banks
 func shared16(slots []int) int {
 	n := 0
 	for q := 0; q < len(slots); q += 8 {
-		per := map[int]map[int]bool{}
-		for _, s := range slots[q:min(q+8, len(slots))] {
-			g := s % (banks / 4)
-			if per[g] == nil {
-				per[g] = map[int]bool{}
-			}
-			per[g][s] = true
-		}
-		most := 1
-		for _, s := range per {
-			if len(s) > most {
-				most = len(s)
-			}
-		}
-		n += most
+		n += conflicts(slots[q:min(q+8, len(slots))], banks/4)
 	}
 	return n
 }
