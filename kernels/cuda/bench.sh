@@ -23,7 +23,8 @@
 #   4. per other variant: the one-column perf cases
 #   5. step 3 for the 8B shape (Q2_0 file, BITCOS default, BITCOS native, and
 #      native with y8r)
-#   6. compute-sanitizer memcheck over step 1's cases
+#   6. compute-sanitizer memcheck over step 1's cases (default variant, then the
+#      first of the others)
 #   7-8. step 3 again (round 2, alternated with round 1), BITCOS native per
 #      other variant; step 1's cases per other variant
 # The most telling steps come first: a run cut short still reports them.
@@ -173,11 +174,14 @@ if left; then
   bench "8B Q2_0 file (again)" -- "$m/8b-q2.gguf"
 fi
 
-step "6. compute-sanitizer memcheck over step 1's cases"
-if [ "$backend" = cuda ] && left; then
-  GGML_BITCOS_DEVICE_LAYOUT=native t 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/test-backend-ops" -b "$dev" -o $ops -p "bitcos|type_s=" 2>&1 |
+step "6. compute-sanitizer memcheck over step 1's cases: the default variant, then the first of the others"
+for v in "${variants[@]:0:2}"; do
+  [ "$backend" = cuda ] && left || break
+  echo "-- variant $v"
+  GGML_BITCOS_DEVICE_LAYOUT=native GGML_BITCOS_CUDA_MMV=$v t 120 compute-sanitizer --tool memcheck --error-exitcode 9 \
+    "$bin/test-backend-ops" -b "$dev" -o $ops -p "bitcos|type_s=" 2>&1 |
     sed 's/\x1b\[[0-9;]*m//g' | grep -E "ERROR SUMMARY|tests passed|FAIL|Invalid" | head -n 12
-fi
+done
 
 step "7. llama-bench, 2B shape, round 2, then native per variant"
 left && round2b
