@@ -392,33 +392,28 @@ func TestCudaBrokenKernelFails(t *testing.T) {
 		total += c.ncols() * c.m.rows
 	}
 	seg := CudaMmv{Warps: 1, Segments: true}
-	const pairs = true
+	const pairs = " -DBITCOS_CUDA_MMV_PAIRS=1" // the paired geometry on staged activations (its order: Warps 1)
 	for _, tc := range []struct {
 		def     string
 		g       CudaMmv
-		pairs   bool // the paired geometry on staged activations (g: Warps 1)
 		decodes bool // whether the decodes (one warp per row, no float sum) must break too
 	}{
-		{"-DBITCOS_CUDA_MUTATE_CURSOR=1", cudaMmvDefault, false, true},
-		{"-DBITCOS_CUDA_MUTATE_CURSOR=2", cudaMmvDefault, false, true},
-		{"-DBITCOS_CUDA_MUTATE_CURSOR=3", CudaMmv{Warps: 4}, false, false},
-		{"-DBITCOS_CUDA_MUTATE_ORDER=1", cudaMmvDefault, false, false},
-		{"-DBITCOS_CUDA_MUTATE_CURSOR=2", seg, false, true},
-		{"-DBITCOS_CUDA_MUTATE_CURSOR=4", seg, false, false},
-		{"-DBITCOS_CUDA_MUTATE_CURSOR=5", CudaMmv{Warps: 1}, pairs, false},
-		{"-DBITCOS_CUDA_MUTATE_STAGE=1", CudaMmv{Warps: 1}, pairs, false},
-		{"-DBITCOS_CUDA_MUTATE_ORDER=1", CudaMmv{Warps: 1}, pairs, false},
-		{"-DBITCOS_CUDA_MUTATE_TABLE=1 -DBITCOS_CUDA_TABLE_COPIES=32", CudaMmv{Warps: 1}, pairs, false},
+		{"-DBITCOS_CUDA_MUTATE_CURSOR=1", cudaMmvDefault, true},
+		{"-DBITCOS_CUDA_MUTATE_CURSOR=2", cudaMmvDefault, true},
+		{"-DBITCOS_CUDA_MUTATE_CURSOR=3", CudaMmv{Warps: 4}, false},
+		{"-DBITCOS_CUDA_MUTATE_ORDER=1", cudaMmvDefault, false},
+		{"-DBITCOS_CUDA_MUTATE_CURSOR=2", seg, true},
+		{"-DBITCOS_CUDA_MUTATE_CURSOR=4", seg, false},
+		{"-DBITCOS_CUDA_MUTATE_CURSOR=5" + pairs, CudaMmv{Warps: 1}, false},
+		{"-DBITCOS_CUDA_MUTATE_STAGE=1" + pairs, CudaMmv{Warps: 1}, false},
+		{"-DBITCOS_CUDA_MUTATE_ORDER=1" + pairs, CudaMmv{Warps: 1}, false},
+		{"-DBITCOS_CUDA_MUTATE_TABLE=1 -DBITCOS_CUDA_TABLE_COPIES=32" + pairs, CudaMmv{Warps: 1}, false},
 	} {
 		defs := append(strings.Fields(tc.def), fmt.Sprintf("-DBITCOS_CUDA_MMV_WARPS=%d", tc.g.Warps))
 		if tc.g.Segments {
 			defs = append(defs, "-DBITCOS_CUDA_MMV_SEGMENTS=1")
 		}
 		name := fmt.Sprintf("%s %+v", tc.def, tc.g)
-		if tc.pairs {
-			defs = append(defs, "-DBITCOS_CUDA_MMV_PAIRS=1")
-			name += " pairs,staged"
-		}
 		harness := filepath.Join(t.TempDir(), "harness")
 		buildCudaHarness(t, harness, defs...)
 		_, res, err := runCudaHarness(t, harness, cases)

@@ -123,7 +123,7 @@
 #endif
 
 // The harness's paired geometry reads the nibble table in this many
-// interleaved copies (bitcos_cuda_table_copies_entry; 1, 16 or 32).
+// interleaved copies (bitcos_cuda_table_copies_word; 1, 16 or 32).
 #ifndef BITCOS_CUDA_TABLE_COPIES
 #define BITCOS_CUDA_TABLE_COPIES 1
 #endif
@@ -276,15 +276,14 @@ static __device__ __forceinline__ uint32_t bitcos_cuda_signs32(const uint32_t * 
 // its signs from bit pos of sw, the chunk's 32 quants as 8 ints q (4 each).
 // Per nibble g of m: the table entry of (nibble, its next 4 signs), one dp4a,
 // then the signs move on by the nibble's popcount. Written for few
-// instructions (on an H200 the mat-vec's per-weight work, not its bytes, set
-// its time; kernels/cuda/microbench/sass.sh counts them): x = nibble * 4 comes
+// instructions (kernels/cuda/microbench/sass.sh counts them): x = nibble * 4 comes
 // from one shift and mask of m, and each half of the chunk (16 weights, at
 // most 16 signs) has its own window, shifted left by 6, so that the entry's
 // byte offset (nibble | signs << 4) * 4 is one LOP3 of x and the window, and
 // the window moves by popcount(x) = popcount(nibble). The halves' windows
 // come from the same two aligned words (bits pos .. pos + 47 at most).
 // copies > 1: table is a lane's view of a table kept in that many interleaved
-// copies (bitcos_cuda_table_copies), entry e at word copies*e of it.
+// copies (bitcos_cuda_table_copies_word), entry e at word copies*e of it.
 template <int copies = 1>
 static __device__ __forceinline__ int bitcos_cuda_chunk_sumi(const uint32_t * table, const uint32_t m, const uint32_t * sw,
                                                             const uint32_t pos, const int * q) {
@@ -330,11 +329,12 @@ static __device__ __forceinline__ float bitcos_cuda_chunk_acc(const float sumf, 
 
 // One lane step: chunk of presence word m, its signs from bit pos of sw, against
 // q8_1 block yc, scale d_w. Returns sumf plus the chunk's term in the order above.
+template <int copies = 1>
 static __device__ __forceinline__ float bitcos_cuda_vec_dot_chunk(const float sumf, const uint32_t * table, const uint32_t m,
                                                                   const uint32_t * sw, const uint32_t pos,
                                                                   const block_q8_1 * yc, const float d_w) {
     const int * q = (const int *) yc->qs;  // 4-byte aligned: qs sits at offset 4 of 36
-    return bitcos_cuda_chunk_acc(sumf, bitcos_cuda_chunk_sumi(table, m, sw, pos, q), d_w, __low2float(yc->ds));
+    return bitcos_cuda_chunk_acc(sumf, bitcos_cuda_chunk_sumi<copies>(table, m, sw, pos, q), d_w, __low2float(yc->ds));
 }
 
 // The paired geometry (BITCOS_CUDA_MMV_PAIRS; the glue's y variants): one warp
@@ -437,10 +437,10 @@ static __device__ __forceinline__ float bitcos_cuda_vec_dot_chunk_staged(const f
 // l reading copy l % copies, so a warp's lookups meet in a bank only when two
 // lanes of one copy-class ask for entries of one parity (16) or never (32).
 // The lanes index the table at random; one copy costs a warp several
-// wavefronts per lookup on bank conflicts. Filled 16 bytes at a time: int4 i
-// (0 <= i < 64*copies) holds four copies of entry (4*i) / copies.
-static __device__ __forceinline__ uint32_t bitcos_cuda_table_copies_entry(const int copies, const int i) {
-    return bitcos_cuda_table[4 * i / copies];
+// wavefronts per lookup on bank conflicts. Word w (0 <= w < 256*copies) of the
+// copies (copies 1: the table itself).
+static __device__ __forceinline__ uint32_t bitcos_cuda_table_copies_word(const int copies, const int w) {
+    return bitcos_cuda_table[w / copies];
 }
 
 // A lane's view of the copies (its copy's entry 0).

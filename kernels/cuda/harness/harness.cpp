@@ -278,11 +278,9 @@ float row_dot(const uint32_t * bitmap, const uint32_t * signs, const int32_t * r
         const int               nchunks = k / BITCOS_CUDA_CHUNK;
         const std::vector<int4> col     = stage_column(y, nchunks);
         constexpr int           copies  = BITCOS_CUDA_TABLE_COPIES;
-        std::vector<uint32_t>   tab(256 * copies);  // the table as the glue's h and r variants fill it
-        for (int i = 0; i < 64 * copies; ++i) {
-            for (int j = 0; j < 4; ++j) {
-                tab[4 * i + j] = copies == 1 ? bitcos_cuda_table[4 * i + j] : bitcos_cuda_table_copies_entry(copies, i);
-            }
+        std::vector<uint32_t>   tab(256 * copies);  // the table in shared memory as the glue's y variants fill it
+        for (int w = 0; w < 256 * copies; ++w) {
+            tab[w] = bitcos_cuda_table_copies_word(copies, w);
         }
         row_pairs(bitmap, signs, rows, k, r, [&](int l, int c, uint32_t m, const uint32_t * sw, uint32_t pos) {
             if ((c - l) % 8 != 0) {
